@@ -1,0 +1,2 @@
+export * from './enqueue-reconciler';
+export * from './ingest-api.module';

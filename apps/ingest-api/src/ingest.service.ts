@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { ProjectRepository, RawEventRepository, SessionRepository } from '@memex/db';
+import { DomainError, type AcceptedBatch, type CreatedProject, type EventBatch } from '@memex/domain';
+import { EnrichmentEnqueuer } from './enrichment-enqueuer';
+import { IngestMetrics } from './ingest.metrics';
+
+@Injectable()
+export class IngestService {
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly events: RawEventRepository,
+    private readonly sessions: SessionRepository,
+    private readonly enqueuer: EnrichmentEnqueuer,
+    private readonly metrics: IngestMetrics,
+  ) {}
+
+  async createProject(name: string): Promise<CreatedProject> {
+    const { projectId, apiKey } = await this.projects.createWithKey(name);
+    return { projectId, apiKey };
+  }
+
+  /** Commit first, enqueue second: a lost enqueue is recoverable, a lost event is not. */
+  async ingest(projectId: string, batch: EventBatch): Promise<AcceptedBatch> {
+    const stored = await this.events.storeBatch(projectId, batch, new Date());
+    this.metrics.eventsAccepted.inc(stored.accepted);
+    this.metrics.eventsDuplicate.inc(stored.duplicates);
+    if (stored.accepted > 0) await this.enqueuer.afterBatch({ projectId, sessionId: stored.sessionId });
+    return { accepted: stored.accepted, duplicates: stored.duplicates };
+  }
+
+  async complete(projectId: string, externalSessionId: string): Promise<{ sessionId: string; enqueued: boolean }> {
+    const session = await this.sessions.findByExternalId(projectId, externalSessionId);
+    if (!session) {
+      throw new DomainError('SESSION_NOT_FOUND', `no session ${externalSessionId} in this project`, {
+        sessionId: externalSessionId,
+      });
+    }
+    const completed = await this.sessions.markCompleted(session.id, new Date());
+    const enqueued = await this.enqueuer.now({ projectId, sessionId: session.id }, completed.lastEventSeq, 'complete');
+    return { sessionId: externalSessionId, enqueued };
+  }
+}

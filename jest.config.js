@@ -1,0 +1,23 @@
+/** One jest run over unit tests (libs/) and integration tests (test/); see README "Tests". */
+const swcrc = {
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  moduleNameMapper: { '^@memex/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
+  setupFiles: ['reflect-metadata'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testTimeout: 30_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * Every variable the services read, with defaults that run against a local PostgreSQL and
+ * Redis. Parsed once at boot; nothing else reads process.env.
+ */
+export const configSchema = z.object({
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+    .default('postgres://postgres@127.0.0.1:5432/memex'),
+  DB_POOL_SIZE: int(1, 200).default(10),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+  /** Namespaces every BullMQ key, so several deployments (or test files) can share one Redis. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
+    .default('memex'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: int(0, 65535).default(8080),
+  /** Operator endpoints answer 403 while this is unset. */
+  MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Batches for one session within this window collapse into one enrichment job. */
+  ENRICHMENT_DEBOUNCE_MS: int(0, 600_000).default(2000),
+  /** How often the reconciler looks for sessions whose enrichment lags their events. */
+  RECONCILE_INTERVAL_MS: int(1000, 3_600_000).default(30_000),
+  /** A lagging session is left alone this long after its newest event, so the normal enqueue can act first. */
+  RECONCILE_GRACE_MS: int(0, 3_600_000).default(10_000),
+  /** Where `npm start` keeps the local project's key between runs. */
+  MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
+});
+
+export type Config = z.infer<typeof configSchema>;

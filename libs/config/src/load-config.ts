@@ -1,0 +1,28 @@
+import { configSchema, type Config } from './config.schema';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the whole configuration at once and reports every problem together, not the first. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "unset", as in most shells' `FOO= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+}
+
+/** A URL safe to print: the password, if any, replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

@@ -1,0 +1,36 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import { Pool, types, type PoolConfig } from 'pg';
+import type { DB } from './schema';
+
+const INT8_OID = 20;
+
+/**
+ * bigint columns (sequences, revisions) come back as numbers: they stay far below 2^53,
+ * and numbers compare and serialize the way the rest of the code expects.
+ */
+function typeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === INT8_OID) return (value: string) => Number(value);
+  return types.getTypeParser(oid, format as 'text');
+}
+
+export interface DatabaseOptions {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+export function createPool(options: DatabaseOptions): Pool {
+  const config: PoolConfig = {
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    application_name: options.applicationName ?? 'memex',
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    types: { getTypeParser: typeParser as never },
+  };
+  return new Pool(config);
+}
+
+export function createDatabase(options: DatabaseOptions): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001_initial';
+
+/**
+ * Listed in code rather than read from a folder, so the same list works from TypeScript
+ * under jest and from the compiled bundle. Names sort in the order they apply.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': initial,
+};

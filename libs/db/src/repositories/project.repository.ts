@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Kysely } from 'kysely';
+import { generateApiKey, hashApiKey, newId } from '@memex/domain';
+import type { DB } from '../schema';
+import { KYSELY } from '../tokens';
+
+export interface ProjectWithKey {
+  projectId: string;
+  name: string;
+  apiKey: string;
+}
+
+@Injectable()
+export class ProjectRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  /** Creates a project and its first key together; the plain key is returned once and never stored. */
+  async createWithKey(name: string): Promise<ProjectWithKey> {
+    const projectId = newId();
+    const apiKey = generateApiKey();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('projects').values({ id: projectId, name }).execute();
+      await trx
+        .insertInto('api_keys')
+        .values({ id: newId(), project_id: projectId, key_hash: hashApiKey(apiKey), key_prefix: apiKey.slice(0, 8) })
+        .execute();
+    });
+    return { projectId, name, apiKey };
+  }
+
+  async findById(projectId: string): Promise<{ id: string; name: string; memoryRevision: number } | undefined> {
+    const row = await this.db
+      .selectFrom('projects')
+      .select(['id', 'name', 'memory_revision'])
+      .where('id', '=', projectId)
+      .executeTakeFirst();
+    return row && { id: row.id, name: row.name, memoryRevision: row.memory_revision };
+  }
+
+  /** The project a live (unrevoked) key belongs to. */
+  async findProjectIdByKeyHash(keyHash: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('project_id')
+      .where('key_hash', '=', keyHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row?.project_id;
+  }
+}

@@ -1,0 +1,102 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  /** Bumped by every change to the project's items; the brain cache key derives from it. */
+  memory_revision: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  project_id: string;
+  /** SHA-256 of the key; the key itself is never stored. */
+  key_hash: string;
+  /** The first characters of the key, enough for an operator to tell keys apart. */
+  key_prefix: string;
+  created_at: CreatedAt;
+  revoked_at: NullableTimestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  project_id: string;
+  external_id: string;
+  branch: string | null;
+  created_at: CreatedAt;
+  last_event_at: Timestamp;
+  last_event_seq: ColumnType<number, number | undefined, number>;
+  enrichment_cursor: ColumnType<number, number | undefined, number>;
+  completed_at: NullableTimestamp;
+}
+
+export interface RawEventsTable {
+  seq: Generated<number>;
+  project_id: string;
+  session_id: string;
+  event_id: string;
+  type: string;
+  occurred_at: Timestamp;
+  content: string;
+  metadata: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
+  received_at: CreatedAt;
+}
+
+export interface MemoryItemsTable {
+  id: string;
+  project_id: string;
+  type: string;
+  title: string;
+  facts: string;
+  rationale: string | null;
+  impact: string | null;
+  files: ColumnType<string[], string[] | undefined, string[]>;
+  schema_key: string;
+  commit_range: string | null;
+  confidence: number;
+  status: string;
+  evidence_refs: ColumnType<string[], string[] | undefined, string[]>;
+  evidence_spans: JSONColumnType<Array<{ eventId: string; quote: string }>, string | undefined, string>;
+  dedup_hint: string | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  importance: number | null;
+  session_id: string;
+  merged_from: ColumnType<string[], string[] | undefined, string[]>;
+  superseded_by: string | null;
+  last_reinforced_at: NullableTimestamp;
+  resolved_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ItemHistoryTable {
+  id: Generated<number>;
+  project_id: string;
+  item_id: string;
+  /** created, edited, status, reinforced, merged, superseded, resolved, reopened, reverted … */
+  change: string;
+  before: JSONColumnType<Record<string, unknown> | null, string | null, never>;
+  after: JSONColumnType<Record<string, unknown> | null, string | null, never>;
+  /** user, worker, rule or operator */
+  actor_type: string;
+  /** Which key, worker, or rule name made the change. */
+  actor: string;
+  reason: string | null;
+  /** The hygiene run or enrichment job that made the change, when there is one. */
+  run_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface DB {
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  raw_events: RawEventsTable;
+  memory_items: MemoryItemsTable;
+  item_history: ItemHistoryTable;
+}

@@ -1,0 +1,2 @@
+/** Injection token for the shared `Kysely<DB>` instance. */
+export const KYSELY = Symbol('KYSELY');

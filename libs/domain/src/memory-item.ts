@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ulidSchema } from './ids';
+import { clientIdSchema } from './raw-event';
+import { hasNul } from './text-guards';
+
+export const ITEM_TYPES = [
+  'Decision',
+  'Convention',
+  'BugFix',
+  'Todo',
+  'ArchitectureNote',
+  'ImplementationFact',
+  'CodeMapNode',
+] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+
+export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export const ITEM_LIMITS = {
+  title: 200,
+  facts: 5000,
+  rationale: 2000,
+  impact: 1000,
+  files: 50,
+  filePath: 1024,
+  tags: 5,
+  tag: 50,
+  schemaKey: 200,
+  dedupHint: 200,
+} as const;
+
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !hasNul(s), 'must not contain NUL (U+0000) characters');
+
+/** Lowercase words joined by single hyphens: `auth`, `token-refresh`. */
+export const TAG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Three segments `category:topic:key`, e.g. `bugfix:auth:token-refresh`. */
+export const DEDUP_HINT_PATTERN = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[a-z0-9]+(?:[._-][a-z0-9]+)*){2}$/;
+/** A slash path from the taxonomy root, e.g. `root/frontend/hooks`. */
+export const SCHEMA_KEY_PATTERN = /^[a-z0-9]+(?:[_-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[_-][a-z0-9]+)*)*$/;
+/** `SHA..SHA`, abbreviated (7+) or full hashes. */
+export const COMMIT_RANGE_PATTERN = /^[0-9a-f]{7,40}\.\.[0-9a-f]{7,40}$/;
+
+export const titleSchema = text(ITEM_LIMITS.title).pipe(z.string().min(1));
+export const factsSchema = text(ITEM_LIMITS.facts).pipe(z.string().min(1));
+export const rationaleSchema = text(ITEM_LIMITS.rationale).nullable();
+export const impactSchema = text(ITEM_LIMITS.impact).nullable();
+export const filesSchema = z.array(text(ITEM_LIMITS.filePath).pipe(z.string().min(1))).max(ITEM_LIMITS.files);
+export const tagsSchema = z
+  .array(z.string().max(ITEM_LIMITS.tag).regex(TAG_PATTERN, 'must be lowercase words joined by hyphens'))
+  .max(ITEM_LIMITS.tags);
+export const schemaKeySchema = z
+  .string()
+  .max(ITEM_LIMITS.schemaKey)
+  .regex(SCHEMA_KEY_PATTERN, 'must be a lowercase slash path such as root/frontend/hooks');
+export const dedupHintSchema = z
+  .string()
+  .max(ITEM_LIMITS.dedupHint)
+  .regex(DEDUP_HINT_PATTERN, 'must be category:topic:key in lowercase');
+export const commitRangeSchema = z.string().regex(COMMIT_RANGE_PATTERN, 'must be SHA..SHA');
+export const confidenceSchema = z.number().min(0).max(1);
+export const importanceSchema = z.number().int().min(1).max(5);
+
+/** A verbatim quote from one raw event, the proof an item was not invented. */
+export const evidenceSpanSchema = z.strictObject({
+  eventId: clientIdSchema,
+  quote: text(2000).pipe(z.string().min(1)),
+});
+export type EvidenceSpan = z.infer<typeof evidenceSpanSchema>;
+
+export const memoryItemSchema = z.strictObject({
+  itemId: ulidSchema,
+  projectId: ulidSchema,
+  type: z.enum(ITEM_TYPES),
+  title: titleSchema,
+  facts: factsSchema,
+  rationale: rationaleSchema,
+  impact: impactSchema,
+  files: filesSchema,
+  schemaKey: schemaKeySchema,
+  commitRange: commitRangeSchema.nullable(),
+  confidence: confidenceSchema,
+  status: z.enum(ITEM_STATUSES),
+  evidenceRefs: z.array(clientIdSchema),
+  evidenceSpans: z.array(evidenceSpanSchema),
+  dedupHint: dedupHintSchema.nullable(),
+  tags: tagsSchema,
+  importance: importanceSchema.nullable(),
+  sessionId: z.string().min(1),
+  mergedFrom: z.array(ulidSchema),
+  supersededBy: ulidSchema.nullable(),
+  lastReinforcedAt: z.date().nullable(),
+  /** Set when a BugFix is fixed or a Todo done; null while open. */
+  resolvedAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type MemoryItem = z.infer<typeof memoryItemSchema>;
+
+/** `category:topic` of a dedup hint: items sharing it compete for one place in the brain. */
+export function dedupGroup(hint: string): string {
+  const [category, topic] = hint.split(':');
+  return `${category}:${topic}`;
+}

@@ -1,0 +1,23 @@
+import type { ItemStatus } from './memory-item';
+
+/**
+ * Legal moves of spec/memory-items.md, plus active → archived: ARCHITECTURE.md lets
+ * "deprecate" archive an active item, and hygiene archives low-confidence and code-map
+ * items straight from active.
+ */
+export const STATUS_TRANSITIONS: Readonly<Record<ItemStatus, readonly ItemStatus[]>> = {
+  active: ['stale', 'superseded', 'review', 'archived'],
+  stale: ['active', 'archived', 'superseded'],
+  review: ['active', 'archived'],
+  superseded: ['archived'],
+  archived: [],
+};
+
+export type TransitionResult =
+  | { ok: true; from: ItemStatus; to: ItemStatus }
+  | { ok: false; from: ItemStatus; to: ItemStatus; allowed: readonly ItemStatus[] };
+
+export function transition(from: ItemStatus, to: ItemStatus): TransitionResult {
+  const allowed = STATUS_TRANSITIONS[from];
+  return allowed.includes(to) ? { ok: true, from, to } : { ok: false, from, to, allowed };
+}

@@ -1,0 +1,57 @@
+/** PostgreSQL text and jsonb cannot hold U+0000; rejecting it up front avoids a 5xx at insert time. */
+export function hasNul(value: string): boolean {
+  return value.includes('\u0000');
+}
+
+export function utf8Bytes(value: string): number {
+  return Buffer.byteLength(value, 'utf8');
+}
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * An ISO-8601 instant with an explicit zone whose every component is in range. The plain
+ * regex check of a date-time lets 2024-02-30 through, which Date silently rolls over.
+ */
+export function isIsoInstant(value: string): boolean {
+  const m = ISO_DATE_TIME.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  if (year === undefined || month === undefined || day === undefined) return false;
+  if (year < 1970 || year > 9999) return false;
+  if (month < 1 || month > 12) return false;
+  if (day < 1 || day > daysInMonth(year, month)) return false;
+  if ((hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) return false;
+  if (m[9] !== undefined && (Number(m[9]) > 14 || Number(m[10]) > 59)) return false;
+  return true;
+}
+
+/**
+ * Depth and size of a JSON value, walked without recursion so a hostile, deeply nested
+ * value cannot overflow the stack before it is rejected.
+ */
+export function jsonShape(value: unknown): { depth: number; hasNul: boolean } {
+  let depth = 0;
+  let nul = false;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, level] = stack.pop() as [unknown, number];
+    if (level > depth) depth = level;
+    if (typeof current === 'string') {
+      if (hasNul(current)) nul = true;
+    } else if (Array.isArray(current)) {
+      for (const child of current) stack.push([child, level + 1]);
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) {
+        if (hasNul(key)) nul = true;
+        stack.push([child, level + 1]);
+      }
+    }
+  }
+  return { depth, hasNul: nul };
+}

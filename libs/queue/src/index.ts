@@ -1,0 +1,2 @@
+export * from './job-registry';
+export * from './redis-connection';

@@ -1,0 +1,57 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+import { ulidSchema } from '@memex/domain';
+
+export const QUEUES = {
+  enrichment: 'enrichment',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Redis must not grow without end: finished jobs are kept for inspection, then dropped. */
+const RETENTION: Pick<JobsOptions, 'removeOnComplete' | 'removeOnFail'> = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+};
+
+export interface JobDefinition<S extends z.ZodType> {
+  queue: QueueName;
+  name: string;
+  /** Validated when enqueued and again by the worker before it runs. */
+  schema: S;
+  options: JobsOptions;
+}
+
+function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
+  return definition;
+}
+
+export const JOBS = {
+  /** Enrich a session's events past its cursor. Carries ids only: the events stay in Postgres. */
+  enrichSession: defineJob({
+    queue: QUEUES.enrichment,
+    name: 'enrich-session',
+    schema: z.strictObject({ projectId: ulidSchema, sessionId: ulidSchema }),
+    options: { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, ...RETENTION },
+  }),
+} as const;
+
+export type JobKey = keyof typeof JOBS;
+export type JobPayload<K extends JobKey> = z.infer<(typeof JOBS)[K]['schema']>;
+
+/**
+ * Every job of the given queues must have exactly one handler: a worker refuses to start
+ * otherwise, rather than leaving jobs to pile up unprocessed or run twice.
+ */
+export function assertHandlers(queues: readonly QueueName[], handlers: ReadonlyArray<{ queue: string; name: string }>): void {
+  const problems: string[] = [];
+  for (const job of Object.values(JOBS)) {
+    if (!queues.includes(job.queue)) continue;
+    const count = handlers.filter((h) => h.queue === job.queue && h.name === job.name).length;
+    if (count !== 1) problems.push(`job ${job.queue}/${job.name} has ${count} handlers, expected exactly 1`);
+  }
+  for (const handler of handlers) {
+    const known = Object.values(JOBS).some((j) => j.queue === handler.queue && j.name === handler.name);
+    if (!known) problems.push(`handler for unknown job ${handler.queue}/${handler.name}`);
+  }
+  if (problems.length > 0) throw new Error(`Job registry check failed:\n  - ${problems.join('\n  - ')}`);
+}

@@ -1,0 +1,14 @@
+import IORedis, { type RedisOptions } from 'ioredis';
+
+/**
+ * Producers on a request path fail fast while Redis is away (Postgres already holds the
+ * data and the reconciler re-enqueues later); workers wait for Redis indefinitely, as
+ * BullMQ requires of a blocking connection.
+ */
+export function createRedisConnection(url: string, role: 'producer' | 'worker', extra: RedisOptions = {}): IORedis {
+  const options: RedisOptions =
+    role === 'producer'
+      ? { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 }
+      : { maxRetriesPerRequest: null, enableOfflineQueue: true };
+  return new IORedis(url, { ...options, retryStrategy: (times) => Math.min(times * 200, 2000), ...extra });
+}

@@ -1,0 +1,64 @@
+import {
+  Inject,
+  Injectable,
+  createParamDecorator,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '@memex/config';
+import { ProjectRepository } from '@memex/db';
+import { DomainError, hashApiKey, looksLikeApiKey, secretsEqual } from '@memex/domain';
+import { CONFIG } from './config.module';
+
+interface AuthenticatedRequest extends FastifyRequest {
+  projectId?: string;
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** Resolves `Authorization: Bearer <project key>` to the key's project; every query is then scoped to it. */
+@Injectable()
+export class ProjectKeyGuard implements CanActivate {
+  constructor(private readonly projects: ProjectRepository) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = bearerToken(request);
+    if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <api key> header');
+    // A malformed key cannot match; skipping the lookup keeps junk off the database.
+    const projectId = looksLikeApiKey(token) ? await this.projects.findProjectIdByKeyHash(hashApiKey(token)) : undefined;
+    if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
+    request.projectId = projectId;
+    return true;
+  }
+}
+
+/** Operator endpoints: `Authorization: Bearer $MEMEX_ADMIN_TOKEN`; disabled while the token is unset. */
+@Injectable()
+export class AdminTokenGuard implements CanActivate {
+  constructor(@Inject(CONFIG) private readonly config: Config) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const expected = this.config.MEMEX_ADMIN_TOKEN;
+    if (!expected) {
+      throw new DomainError('ADMIN_DISABLED', 'operator endpoints are disabled: set MEMEX_ADMIN_TOKEN to enable them');
+    }
+    const token = bearerToken(context.switchToHttp().getRequest<FastifyRequest>());
+    if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <admin token> header');
+    if (!secretsEqual(token, expected)) throw new DomainError('UNAUTHORIZED', 'invalid admin token');
+    return true;
+  }
+}
+
+/** The project the request's key belongs to; only valid behind ProjectKeyGuard. */
+export const ProjectId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
+  const projectId = context.switchToHttp().getRequest<AuthenticatedRequest>().projectId;
+  if (!projectId) throw new Error('ProjectId used on a route without ProjectKeyGuard');
+  return projectId;
+});

@@ -1,0 +1,47 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { ConfigError, loadConfig, type Config } from '@memex/config';
+import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
+import { PlatformModule } from './platform.module';
+import { DependencyUnavailableError, checkDependencies } from './preflight';
+
+/** What every process does before Nest starts: dependencies answer, database exists, schema current. */
+export async function prepareRuntime(config: Config): Promise<string[]> {
+  await checkDependencies(config);
+  await ensureDatabaseExists(config.DATABASE_URL);
+  const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'memex-migrate' });
+  try {
+    return await migrateToLatest(db, config.DATABASE_URL);
+  } finally {
+    await db.destroy();
+  }
+}
+
+@Module({})
+class RootModule {}
+
+/** The platform plus the feature modules one process runs. */
+export function rootModule(config: Config, features: Type[]): DynamicModule {
+  return { module: RootModule, imports: [PlatformModule.forRoot(config), ...features] };
+}
+
+/**
+ * Runs an entry point: configuration and dependency problems end the process with their
+ * own clear message instead of a stack trace.
+ */
+export function runMain(main: (config: Config) => Promise<void>): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`memex: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  main(config).catch((error: unknown) => {
+    if (error instanceof DependencyUnavailableError) process.stderr.write(`memex: ${error.message}\n`);
+    else process.stderr.write(`memex: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

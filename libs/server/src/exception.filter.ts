@@ -1,0 +1,78 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '@memex/domain';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+const HTTP_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  411: 'LENGTH_REQUIRED',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  431: 'HEADERS_TOO_LARGE',
+};
+
+/** Fastify's own client errors (body parsing, limits, media types), by its error code. */
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+};
+
+/**
+ * Turns anything thrown into `{ error: { code, message, details } }`. Client errors keep
+ * their status; whatever is left is a 500 whose details stay in the log, not the reply.
+ */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof DomainError) {
+    return { status: error.status, body: { error: { code: error.code, message: error.message, details: error.details } } };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    return { status, body: { error: { code: HTTP_CODES[status] ?? `HTTP_${status}`, message: error.message, details: {} } } };
+  }
+  const candidate = error as { statusCode?: unknown; code?: unknown; message?: unknown };
+  if (typeof candidate?.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500) {
+    const status = candidate.statusCode;
+    const code =
+      (typeof candidate.code === 'string' && FASTIFY_CODES[candidate.code]) ||
+      // A JSON.parse failure carries no Fastify code, only its status.
+      (error instanceof SyntaxError ? 'MALFORMED_JSON' : (HTTP_CODES[status] ?? `HTTP_${status}`));
+    const message = typeof candidate.message === 'string' ? candidate.message : 'bad request';
+    return { status, body: { error: { code, message, details: {} } } };
+  }
+  return { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'internal error', details: {} } } };
+}
+
+const logger = new Logger('HttpErrors');
+
+export function logServerError(error: unknown, request: FastifyRequest): void {
+  logger.error(
+    { err: error, reqId: request.id, route: request.routeOptions?.url, method: request.method },
+    'unhandled error while serving a request',
+  );
+}
+
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const { status, body } = toErrorResponse(exception);
+    if (status >= 500) logServerError(exception, http.getRequest<FastifyRequest>());
+    void reply.status(status).send(body);
+  }
+}

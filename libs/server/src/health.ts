@@ -1,0 +1,49 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type IORedis from 'ioredis';
+import { sql, type Kysely } from 'kysely';
+import { KYSELY, type DB } from '@memex/db';
+import { PRODUCER_REDIS } from './queue.module';
+
+async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<{ ok: boolean; error?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@Controller('health')
+export class HealthController {
+  constructor(
+    @Inject(KYSELY) private readonly db: Kysely<DB>,
+    @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
+  ) {}
+
+  /** The process is up and serving; says nothing of its dependencies. */
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Ready to take traffic: Postgres and Redis both answer. */
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const [postgres, redis] = await Promise.all([
+      probe(() => sql`select 1`.execute(this.db)),
+      probe(() => this.redis.ping()),
+    ]);
+    const ok = postgres.ok && redis.ok;
+    void reply.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'unavailable', checks: { postgres, redis } };
+  }
+}

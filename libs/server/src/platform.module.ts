@@ -1,0 +1,52 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { LoggerModule } from 'nestjs-pino';
+import type { Config } from '@memex/config';
+import { ConfigModule } from './config.module';
+import { DatabaseModule } from './database.module';
+import { GlobalExceptionFilter } from './exception.filter';
+import { HealthController } from './health';
+import { MetricsController, MetricsRegistry } from './metrics';
+import { QueueModule } from './queue.module';
+
+const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
+
+/**
+ * What every process needs once: configuration, Postgres, Redis producers, logging,
+ * health, metrics and the one exception filter. An app's entry point (or the all-in-one
+ * process) imports this beside the feature modules it runs.
+ */
+@Module({})
+export class PlatformModule {
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: PlatformModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        QueueModule,
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.LOG_LEVEL,
+            genReqId: (req) => {
+              const given = req.headers['x-request-id'];
+              return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+            },
+            // Keys and tokens never reach a log line.
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            autoLogging: { ignore: (req) => QUIET_ROUTES.has((req.url ?? '').split('?')[0] ?? '') },
+          },
+        }),
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [MetricsRegistry, { provide: APP_FILTER, useClass: GlobalExceptionFilter }],
+      exports: [MetricsRegistry],
+    };
+  }
+}
