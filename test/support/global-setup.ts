@@ -1,1 +1,20 @@
-export default async function globalSetup(): Promise<void> {}
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Builds the bundle (the tests that run entry points as real processes need it), then
+ * checks PostgreSQL and Redis answer, saying clearly how to start them instead of letting
+ * every test file time out. Path aliases do not apply here, so the check comes from the bundle.
+ */
+export default async function globalSetup(): Promise<void> {
+  execFileSync('npx', ['swc', 'apps', 'libs', '--out-dir', 'dist', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkDependencies } = require(join(ROOT, 'dist/libs/server/src')) as typeof import('@memex/server');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadConfig } = require(join(ROOT, 'dist/libs/config/src')) as typeof import('@memex/config');
+  await checkDependencies(
+    loadConfig({ DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL }),
+  );
+}

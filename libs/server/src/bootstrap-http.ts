@@ -26,6 +26,8 @@ export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApp
 
   const metrics = app.get(MetricsRegistry);
   const fastify = app.getHttpAdapter().getInstance();
+  // The API speaks JSON only: any other media type is a 415, not a string to validate.
+  fastify.removeAllContentTypeParsers();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser(
     'application/json',

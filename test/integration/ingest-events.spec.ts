@@ -1,0 +1,226 @@
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { ProjectRepository } from '@memex/db';
+import { INGEST_LIMITS } from '@memex/domain';
+import { event, request, type ErrorBody } from '../support/http';
+import { openQueue, startTestApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+let database: TestDatabase;
+let server: TestApp;
+let queue: Awaited<ReturnType<typeof openQueue>>;
+let key: string;
+let projectId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startTestApp([IngestApiModule], { DATABASE_URL: database.url, ENRICHMENT_DEBOUNCE_MS: '60000' });
+  queue = await openQueue(server.config);
+  ({ projectId, apiKey: key } = await server.app.get(ProjectRepository).createWithKey('events'));
+});
+
+afterAll(async () => {
+  await queue.close();
+  await server.close();
+  await database.drop();
+});
+
+const post = (body: unknown, k: string | undefined = key) => request(`${server.url}/api/v2/events`, { key: k, body });
+
+async function storedEventIds(sessionExternalId: string): Promise<string[]> {
+  const rows = await database.db
+    .selectFrom('raw_events')
+    .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
+    .select('raw_events.event_id')
+    .where('sessions.external_id', '=', sessionExternalId)
+    .orderBy('raw_events.seq')
+    .execute();
+  return rows.map((r) => r.event_id);
+}
+
+async function jobsFor(sessionExternalId: string) {
+  const session = await database.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('external_id', '=', sessionExternalId)
+    .executeTakeFirstOrThrow();
+  const jobs = await queue.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+  return jobs.filter((j) => j.data.sessionId === session.id);
+}
+
+describe('POST /api/v2/events', () => {
+  it('stores a batch, creates the session on first sight and enqueues an ids-only enrichment job', async () => {
+    const events = [event({ type: 'prompt' }), event({ type: 'tool_call', metadata: { tool: 'Edit' } })];
+    const res = await post({ sessionId: 'sess-first', branch: 'main', events });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ accepted: 2, duplicates: 0 });
+
+    expect(await storedEventIds('sess-first')).toEqual(events.map((e) => e.eventId));
+    const session = await database.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('external_id', '=', 'sess-first')
+      .executeTakeFirstOrThrow();
+    expect(session).toMatchObject({ project_id: projectId, branch: 'main', enrichment_cursor: 0 });
+    expect(session.last_event_seq).toBeGreaterThan(0);
+
+    const jobs = await jobsFor('sess-first');
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]?.data).toEqual({ projectId, sessionId: session.id });
+    expect(await jobs[0]?.getState()).toBe('delayed');
+  });
+
+  it('stores a repeated eventId within one batch once and counts the repeat as a duplicate', async () => {
+    const e = event();
+    const res = await post({ sessionId: 'sess-dup-in', events: [e, { ...e, content: 'changed' }, event()] });
+    expect(res.body).toEqual({ accepted: 2, duplicates: 1 });
+    expect(await storedEventIds('sess-dup-in')).toHaveLength(2);
+    const row = await database.db
+      .selectFrom('raw_events')
+      .select('content')
+      .where('event_id', '=', e.eventId as string)
+      .executeTakeFirstOrThrow();
+    expect(row.content).toBe(e.content);
+  });
+
+  it('never stores an eventId twice across batches, even when resent concurrently', async () => {
+    const events = Array.from({ length: 50 }, () => event());
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => post({ sessionId: 'sess-dup-across', events })),
+    );
+    for (const r of results) expect(r.status).toBe(202);
+    const accepted = results.reduce((sum, r) => sum + (r.body as { accepted: number }).accepted, 0);
+    const duplicates = results.reduce((sum, r) => sum + (r.body as { duplicates: number }).duplicates, 0);
+    expect(accepted).toBe(50);
+    expect(duplicates).toBe(250);
+    expect(await storedEventIds('sess-dup-across')).toHaveLength(50);
+  });
+
+  it('treats an eventId stored under another session of the project as a duplicate', async () => {
+    const e = event();
+    await post({ sessionId: 'sess-a', events: [e] });
+    const res = await post({ sessionId: 'sess-b', events: [e] });
+    expect(res.body).toEqual({ accepted: 0, duplicates: 1 });
+  });
+
+  it('collapses a burst of batches for one session into one job', async () => {
+    for (let i = 0; i < 8; i += 1) {
+      expect((await post({ sessionId: 'sess-burst', events: [event()] })).status).toBe(202);
+    }
+    expect(await storedEventIds('sess-burst')).toHaveLength(8);
+    expect(await jobsFor('sess-burst')).toHaveLength(1);
+  });
+
+  it('does not enqueue for a batch made only of duplicates', async () => {
+    const e = event();
+    await post({ sessionId: 'sess-only-dups', events: [e] });
+    const [job] = await jobsFor('sess-only-dups');
+    await job?.remove();
+    await post({ sessionId: 'sess-only-dups', events: [e] });
+    expect(await jobsFor('sess-only-dups')).toHaveLength(0);
+  });
+
+  it(`accepts ${INGEST_LIMITS.maxEventsPerBatch} events and refuses one more with 413, storing nothing`, async () => {
+    const full = Array.from({ length: INGEST_LIMITS.maxEventsPerBatch }, () => event());
+    const ok = await post({ sessionId: 'sess-500', events: full });
+    expect(ok.status).toBe(202);
+    expect(ok.body).toEqual({ accepted: 500, duplicates: 0 });
+
+    const over = await post({ sessionId: 'sess-501', events: Array.from({ length: 501 }, () => event()) });
+    expect(over.status).toBe(413);
+    expect((over.body as ErrorBody).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect((over.body as ErrorBody).error.message).toContain('events');
+    expect(await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-501').execute()).toEqual([]);
+  });
+
+  it('accepts 100 KB of content and refuses one byte more with 413 naming the field', async () => {
+    const ok = await post({ sessionId: 'sess-size', events: [event({ content: 'x'.repeat(INGEST_LIMITS.maxContentBytes) })] });
+    expect(ok.status).toBe(202);
+    const over = await post({
+      sessionId: 'sess-size',
+      events: [event(), event({ content: 'x'.repeat(INGEST_LIMITS.maxContentBytes + 1) })],
+    });
+    expect(over.status).toBe(413);
+    expect((over.body as ErrorBody).error.message).toMatch(/^events\[1\]\.content/);
+    expect(await storedEventIds('sess-size')).toHaveLength(1);
+  });
+
+  it('refuses a body over 5 MB with 413', async () => {
+    const events = Array.from({ length: 60 }, () => event({ content: 'y'.repeat(90 * 1024) }));
+    const res = await post({ sessionId: 'sess-huge', events });
+    expect(res.status).toBe(413);
+    expect((res.body as ErrorBody).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await storedEventIds('sess-huge').catch(() => [])).toEqual([]);
+  });
+
+  it('rejects a whole batch when one event is invalid, naming the field, and stores none of it', async () => {
+    const res = await post({ sessionId: 'sess-atomic', events: [event(), event({ type: 'telepathy' }), event()] });
+    expect(res.status).toBe(400);
+    const error = (res.body as ErrorBody).error;
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toMatch(/^events\[1\]\.type/);
+    expect(error.details.issues).toEqual([expect.objectContaining({ path: 'events[1].type' })]);
+    expect(await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-atomic').execute()).toEqual([]);
+  });
+
+  it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
+    const res = await request(`${server.url}/api/v2/events`, { key, raw: '{"sessionId": "x", "events": [' });
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error.code).toBe('MALFORMED_JSON');
+  });
+
+  it('answers a non-JSON content type with 415', async () => {
+    const res = await request(`${server.url}/api/v2/events`, { key, raw: 'sessionId=x', contentType: 'text/plain' });
+    expect(res.status).toBe(415);
+    expect((res.body as ErrorBody).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it.each([
+    ['no Authorization header', undefined],
+    ['a key that does not exist', 'mx_' + 'A'.repeat(43)],
+    ['something that is not a key', 'hunter2'],
+  ])('answers 401 for %s', async (_label, k) => {
+    const res = await request(`${server.url}/api/v2/events`, {
+      ...(k === undefined ? {} : { key: k }),
+      body: { sessionId: 'sess-auth', events: [event()] },
+    });
+    expect(res.status).toBe(401);
+    expect((res.body as ErrorBody).error.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('POST /api/v2/sessions/:sessionId/complete', () => {
+  it('enqueues the session at once, without the debounce delay', async () => {
+    await post({ sessionId: 'sess-done', events: [event()] });
+    for (const job of await jobsFor('sess-done')) await job.remove();
+
+    const res = await request(`${server.url}/api/v2/sessions/sess-done/complete`, { key, method: 'POST' });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ sessionId: 'sess-done', enqueued: true });
+    const jobs = await jobsFor('sess-done');
+    expect(jobs).toHaveLength(1);
+    expect(await jobs[0]?.getState()).toBe('waiting');
+
+    const session = await database.db
+      .selectFrom('sessions')
+      .select('completed_at')
+      .where('external_id', '=', 'sess-done')
+      .executeTakeFirstOrThrow();
+    expect(session.completed_at).toBeInstanceOf(Date);
+  });
+
+  it('completing twice with nothing new adds no second job', async () => {
+    await request(`${server.url}/api/v2/sessions/sess-done/complete`, { key, method: 'POST' });
+    expect(await jobsFor('sess-done')).toHaveLength(1);
+  });
+
+  it('answers 404 for a session the project does not have', async () => {
+    const res = await request(`${server.url}/api/v2/sessions/never-seen/complete`, { key, method: 'POST' });
+    expect(res.status).toBe(404);
+    expect((res.body as ErrorBody).error.code).toBe('SESSION_NOT_FOUND');
+  });
+
+  it('answers 401 without a key', async () => {
+    const res = await request(`${server.url}/api/v2/sessions/sess-done/complete`, { method: 'POST' });
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,56 @@
+import type { Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { loadConfig, type Config } from '@memex/config';
+import { QUEUES } from '@memex/queue';
+import { createHttpApp, rootModule } from '@memex/server';
+import { uniqueName } from './test-database';
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: Config;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots feature modules on the real Postgres and Redis, on an ephemeral port, with a queue
+ * prefix of its own so test files never see each other's jobs.
+ */
+export async function startTestApp(
+  features: Type[],
+  env: Record<string, string | undefined> & { DATABASE_URL: string },
+): Promise<TestApp> {
+  const config = loadConfig({
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: uniqueName('memex_test'),
+    LOG_LEVEL: 'silent',
+    MEMEX_ADMIN_TOKEN: ADMIN_TOKEN,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RECONCILE_INTERVAL_MS: '3600000',
+    ...env,
+  });
+  const app = await createHttpApp(rootModule(config, features));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.getHttpServer().address() as { port: number };
+  return { app, config, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}
+
+/** Read access to a test app's queue, straight from Redis. */
+export async function openQueue(config: Config, name: string = QUEUES.enrichment): Promise<{ queue: Queue; close(): Promise<void> }> {
+  const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection, prefix: config.QUEUE_PREFIX });
+  return {
+    queue,
+    async close() {
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
