@@ -23,9 +23,19 @@ export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApp
   });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // A response finished while shutting down closes its socket: an idle keep-alive
+  // connection would otherwise hold the server open until keepAliveTimeout.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
 
   const metrics = app.get(MetricsRegistry);
-  const fastify = app.getHttpAdapter().getInstance();
   // The API speaks JSON only: any other media type is a 415, not a string to validate.
   fastify.removeAllContentTypeParsers();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type IORedis from 'ioredis';
-import type { Config } from '@memex/config';
+import { redactUrl, type Config } from '@memex/config';
 import { QUEUES, createRedisConnection } from '@memex/queue';
 import { CONFIG } from './config.module';
 
@@ -15,13 +15,36 @@ export const PRODUCER_CONFIG_KEY = 'producer';
     {
       provide: PRODUCER_REDIS,
       inject: [CONFIG],
-      useFactory: (config: Config) => createRedisConnection(config.REDIS_URL, 'producer'),
+      useFactory: (config: Config) => {
+        const redis = createRedisConnection(config.REDIS_URL, 'producer');
+        const logger = new Logger('Redis');
+        let lastWarned = 0;
+        // Without a listener ioredis prints every failed reconnect; once every 10 s is enough.
+        redis.on('error', (error: Error) => {
+          if (Date.now() - lastWarned < 10_000) return;
+          lastWarned = Date.now();
+          logger.warn({ err: error.message, url: redactUrl(config.REDIS_URL) }, 'Redis connection error');
+        });
+        return redis;
+      },
     },
   ],
   exports: [PRODUCER_REDIS],
 })
-export class RedisModule implements OnApplicationShutdown {
+export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(PRODUCER_REDIS) private readonly redis: IORedis) {}
+
+  /** Producers fail fast while disconnected, so serving starts only once the connection is up. */
+  async onModuleInit(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Redis connection not ready after 10 s')), 10_000);
+      this.redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 
   async onApplicationShutdown(): Promise<void> {
     // BullMQ does not close a connection it was handed; it is ours to close.

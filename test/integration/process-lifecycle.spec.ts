@@ -1,0 +1,85 @@
+import { Client } from 'pg';
+import { ProjectRepository } from '@memex/db';
+import { event, request } from '../support/http';
+import { freePort, runEntry, waitForHttp } from '../support/processes';
+import { TEST_REDIS_URL } from '../support/test-app';
+import { createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
+
+const INGEST = 'apps/ingest-api/src/main.js';
+
+describe('start-up', () => {
+  it('stops with one line naming an unreachable PostgreSQL and how to start it, password hidden', async () => {
+    const run = runEntry(INGEST, { DATABASE_URL: 'postgres://memex:s3cret@127.0.0.1:1/memex', REDIS_URL: TEST_REDIS_URL });
+    expect(await run.exited).toEqual({ code: 1, signal: null });
+    const lines = run.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('cannot reach PostgreSQL at postgres://memex:***@127.0.0.1:1/memex');
+    expect(lines[0]).toContain('start it with');
+    expect(run.stderr()).not.toContain('s3cret');
+  });
+
+  it('stops with one line naming an unreachable Redis and how to start it', async () => {
+    const run = runEntry(INGEST, { REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(await run.exited).toEqual({ code: 1, signal: null });
+    const lines = run.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('cannot reach Redis at redis://127.0.0.1:1');
+    expect(lines[0]).toContain('redis-server');
+  });
+
+  it('reports every configuration problem together', async () => {
+    const run = runEntry(INGEST, { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
+    expect((await run.exited).code).toBe(1);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(run.stderr()).toContain(name);
+  });
+});
+
+describe('SIGTERM', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('drains an in-flight request, then closes the pools and exits', async () => {
+    const { apiKey } = await new ProjectRepository(database.db).createWithKey('drain');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const run = runEntry(INGEST, {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: uniqueName('memex_test'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      await waitForHttp(`${url}/health/live`);
+      expect((await request(`${url}/api/v2/events`, { key: apiKey, body: { sessionId: 'slow', events: [event()] } })).status).toBe(202);
+
+      // Hold the session row so the next batch blocks inside its transaction.
+      const blocker = new Client({ connectionString: database.url });
+      await blocker.connect();
+      await blocker.query('begin');
+      await blocker.query(`select id from sessions where external_id = 'slow' for update`);
+
+      const inFlight = request(`${url}/api/v2/events`, { key: apiKey, body: { sessionId: 'slow', events: [event(), event()] } });
+      await new Promise((r) => setTimeout(r, 300));
+      run.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(run.child.exitCode).toBeNull();
+
+      await blocker.query('commit');
+      await blocker.end();
+
+      const res = await inFlight;
+      expect(res).toMatchObject({ status: 202, body: { accepted: 2, duplicates: 0 } });
+      const exit = await run.exited;
+      expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+      const rows = await database.db.selectFrom('raw_events').select('event_id').execute();
+      expect(rows).toHaveLength(3);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  });
+});
