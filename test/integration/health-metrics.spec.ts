@@ -13,7 +13,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const redis = new URL(TEST_REDIS_URL);
   proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-  server = await startTestApp([IngestApiModule], { DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+  server = await startTestApp([IngestApiModule], {
+    DATABASE_URL: database.url,
+    REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+  });
 });
 
 afterAll(async () => {
@@ -33,7 +36,10 @@ describe('health', () => {
 
     proxy.cut();
     const down = await request(`${server.url}/health/ready`);
-    expect(down).toMatchObject({ status: 503, body: { status: 'unavailable', checks: { postgres: { ok: true }, redis: { ok: false } } } });
+    expect(down).toMatchObject({
+      status: 503,
+      body: { status: 'unavailable', checks: { postgres: { ok: true }, redis: { ok: false } } },
+    });
     proxy.restore();
 
     let status = 0;

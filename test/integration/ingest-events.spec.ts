@@ -84,9 +84,7 @@ describe('POST /api/v2/events', () => {
 
   it('never stores an eventId twice across batches, even when resent concurrently', async () => {
     const events = Array.from({ length: 50 }, () => event());
-    const results = await Promise.all(
-      Array.from({ length: 6 }, () => post({ sessionId: 'sess-dup-across', events })),
-    );
+    const results = await Promise.all(Array.from({ length: 6 }, () => post({ sessionId: 'sess-dup-across', events })));
     for (const r of results) expect(r.status).toBe(202);
     const accepted = results.reduce((sum, r) => sum + (r.body as { accepted: number }).accepted, 0);
     const duplicates = results.reduce((sum, r) => sum + (r.body as { duplicates: number }).duplicates, 0);
@@ -129,11 +127,16 @@ describe('POST /api/v2/events', () => {
     expect(over.status).toBe(413);
     expect((over.body as ErrorBody).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect((over.body as ErrorBody).error.message).toContain('events');
-    expect(await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-501').execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-501').execute(),
+    ).toEqual([]);
   });
 
   it('accepts 100 KB of content and refuses one byte more with 413 naming the field', async () => {
-    const ok = await post({ sessionId: 'sess-size', events: [event({ content: 'x'.repeat(INGEST_LIMITS.maxContentBytes) })] });
+    const ok = await post({
+      sessionId: 'sess-size',
+      events: [event({ content: 'x'.repeat(INGEST_LIMITS.maxContentBytes) })],
+    });
     expect(ok.status).toBe(202);
     const over = await post({
       sessionId: 'sess-size',
@@ -159,7 +162,9 @@ describe('POST /api/v2/events', () => {
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.message).toMatch(/^events\[1\]\.type/);
     expect(error.details.issues).toEqual([expect.objectContaining({ path: 'events[1].type' })]);
-    expect(await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-atomic').execute()).toEqual([]);
+    expect(
+      await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-atomic').execute(),
+    ).toEqual([]);
   });
 
   it('answers malformed JSON with 400 MALFORMED_JSON', async () => {

@@ -58,20 +58,32 @@ const mutations: Array<fc.Arbitrary<(b: Body) => unknown>> = [
     delete copy[field];
     return copy;
   }),
-  fc.tuple(fc.constantFrom('eventId', 'type', 'timestamp', 'content'), fc.boolean()).map(([field, drop]) => (b: Body) => {
-    const e: Record<string, unknown> = { ...b.events[0] };
-    if (drop) delete e[field];
-    else e[field] = 12345;
-    return { ...b, events: [e, ...b.events.slice(1)] };
-  }),
+  fc
+    .tuple(fc.constantFrom('eventId', 'type', 'timestamp', 'content'), fc.boolean())
+    .map(([field, drop]) => (b: Body) => {
+      const e: Record<string, unknown> = { ...b.events[0] };
+      if (drop) delete e[field];
+      else e[field] = 12345;
+      return { ...b, events: [e, ...b.events.slice(1)] };
+    }),
   wrongValue.map((v) => (b: Body) => ({ ...b, sessionId: v })),
   wrongValue.map((v) => (b: Body) => ({ ...b, events: v })),
-  fc.string({ minLength: 1 }).filter((s) => !(EVENT_TYPES as readonly string[]).includes(s)).map((t) => (b: Body) => ({
-    ...b,
-    events: [{ ...b.events[0], type: t }],
-  })),
   fc
-    .constantFrom('yesterday', '2026-11-21', '2026-02-30T00:00:00Z', '2026-11-21T25:00:00Z', '1700000000', '2026-11-21T09:30:00')
+    .string({ minLength: 1 })
+    .filter((s) => !(EVENT_TYPES as readonly string[]).includes(s))
+    .map((t) => (b: Body) => ({
+      ...b,
+      events: [{ ...b.events[0], type: t }],
+    })),
+  fc
+    .constantFrom(
+      'yesterday',
+      '2026-11-21',
+      '2026-02-30T00:00:00Z',
+      '2026-11-21T25:00:00Z',
+      '1700000000',
+      '2026-11-21T09:30:00',
+    )
     .map((t) => (b: Body) => ({ ...b, events: [{ ...b.events[0], timestamp: t }] })),
   fc.constantFrom('content', 'eventId').map((field) => (b: Body) => ({
     ...b,
@@ -79,10 +91,13 @@ const mutations: Array<fc.Arbitrary<(b: Body) => unknown>> = [
   })),
   fc.constant((b: Body) => ({ ...b, sessionId: 'bad\u0000id' })),
   fc.constant((b: Body) => ({ ...b, events: [{ ...b.events[0], metadata: { 'k\u0000': 1 } }] })),
-  fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !['sessionId', 'branch', 'events'].includes(k)).map((k) => (b: Body) => ({
-    ...b,
-    [k]: 1,
-  })),
+  fc
+    .string({ minLength: 1, maxLength: 10 })
+    .filter((k) => !['sessionId', 'branch', 'events'].includes(k))
+    .map((k) => (b: Body) => ({
+      ...b,
+      [k]: 1,
+    })),
   fc.integer({ min: 1, max: 2000 }).map((extra) => (b: Body) => ({
     ...b,
     events: [{ ...b.events[0], content: 'x'.repeat(INGEST_LIMITS.maxContentBytes + extra) }],
@@ -90,20 +105,27 @@ const mutations: Array<fc.Arbitrary<(b: Body) => unknown>> = [
   fc.constant((b: Body) => ({ ...b, events: [] })),
   fc.constant((b: Body) => ({
     ...b,
-    events: Array.from({ length: INGEST_LIMITS.maxEventsPerBatch + 1 }, (_, i) => ({ ...b.events[0], eventId: `e${i}` })),
+    events: Array.from({ length: INGEST_LIMITS.maxEventsPerBatch + 1 }, (_, i) => ({
+      ...b.events[0],
+      eventId: `e${i}`,
+    })),
   })),
   fc.integer({ min: INGEST_LIMITS.maxMetadataDepth, max: 3000 }).map((depth) => (b: Body) => ({
     ...b,
     events: [{ ...b.events[0], metadata: nested(depth) }],
   })),
-  fc.constantFrom(' spaced', '-leading', 'ünïcode', '', 'x'.repeat(201), 'a b', '../../etc/passwd').map((id) => (b: Body) => ({
-    ...b,
-    events: [{ ...b.events[0], eventId: id }],
-  })),
-  wrongValue.filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => (b: Body) => ({
-    ...b,
-    events: [{ ...b.events[0], metadata: v }],
-  })),
+  fc
+    .constantFrom(' spaced', '-leading', 'ünïcode', '', 'x'.repeat(201), 'a b', '../../etc/passwd')
+    .map((id) => (b: Body) => ({
+      ...b,
+      events: [{ ...b.events[0], eventId: id }],
+    })),
+  wrongValue
+    .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+    .map((v) => (b: Body) => ({
+      ...b,
+      events: [{ ...b.events[0], metadata: v }],
+    })),
 ];
 
 type Attack = { label: string; raw: string | Buffer; contentType?: string; key?: string | null };
@@ -143,11 +165,26 @@ const prototypePollution: fc.Arbitrary<Attack> = fc
   .map((raw) => ({ label: 'hostile JSON', raw }));
 
 const wrongMediaType: fc.Arbitrary<Attack> = fc
-  .tuple(validBatch, fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'))
+  .tuple(
+    validBatch,
+    fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+    ),
+  )
   .map(([b, contentType]) => ({ label: `content type ${contentType}`, raw: JSON.stringify(b), contentType }));
 
 const badKey: fc.Arbitrary<Attack> = fc
-  .tuple(validBatch, fc.oneof(fc.constant(null), fc.string({ maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)), fc.constant(`mx_${'Z'.repeat(43)}`)))
+  .tuple(
+    validBatch,
+    fc.oneof(
+      fc.constant(null),
+      fc.string({ maxLength: 60 }).filter((s) => /^[\x21-\x7e]+$/.test(s)),
+      fc.constant(`mx_${'Z'.repeat(43)}`),
+    ),
+  )
   .map(([b, k]) => ({ label: 'bad key', raw: JSON.stringify(b), key: k }));
 
 const attack = fc.oneof(
@@ -171,7 +208,8 @@ describe('ingest fuzzing', () => {
           contentType: a.contentType ?? 'application/json',
         });
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status < 400 || res.status >= 500) throw new Error(`${a.label} got ${res.status}: ${JSON.stringify(res.body)}`);
+        if (res.status < 400 || res.status >= 500)
+          throw new Error(`${a.label} got ${res.status}: ${JSON.stringify(res.body)}`);
         expect(typeof res.body.error.code).toBe('string');
         expect(typeof res.body.error.message).toBe('string');
         expect(res.body.error.details).toEqual(expect.any(Object));
@@ -181,19 +219,36 @@ describe('ingest fuzzing', () => {
     // Every family of attack was seen: 400, 401, 413 and 415 at least.
     for (const status of [400, 401, 413, 415]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
 
-    const events = await database.db.selectFrom('raw_events').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const sessions = await database.db.selectFrom('sessions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const events = await database.db
+      .selectFrom('raw_events')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const sessions = await database.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(events.n)).toBe(0);
     expect(Number(sessions.n)).toBe(0);
   }, 120_000);
 
   it('stores hostile but valid text verbatim', async () => {
-    const contents = ['\ud83d\ude00 emoji', "'; DROP TABLE raw_events; --", '\u202eright-to-left', 'tab\tand\nnewline', '{"json": "inside"}'];
+    const contents = [
+      '\ud83d\ude00 emoji',
+      "'; DROP TABLE raw_events; --",
+      '\u202eright-to-left',
+      'tab\tand\nnewline',
+      '{"json": "inside"}',
+    ];
     const res = await request(`${server.url}/api/v2/events`, {
       key,
       body: {
         sessionId: 'hostile-valid',
-        events: contents.map((content, i) => ({ eventId: `hv-${i}`, type: 'note', timestamp: '2026-11-21T09:30:00Z', content })),
+        events: contents.map((content, i) => ({
+          eventId: `hv-${i}`,
+          type: 'note',
+          timestamp: '2026-11-21T09:30:00Z',
+          content,
+        })),
       },
     });
     expect(res.status).toBe(202);

@@ -9,7 +9,10 @@ const INGEST = 'apps/ingest-api/src/main.js';
 
 describe('start-up', () => {
   it('stops with one line naming an unreachable PostgreSQL and how to start it, password hidden', async () => {
-    const run = runEntry(INGEST, { DATABASE_URL: 'postgres://memex:s3cret@127.0.0.1:1/memex', REDIS_URL: TEST_REDIS_URL });
+    const run = runEntry(INGEST, {
+      DATABASE_URL: 'postgres://memex:s3cret@127.0.0.1:1/memex',
+      REDIS_URL: TEST_REDIS_URL,
+    });
     expect(await run.exited).toEqual({ code: 1, signal: null });
     const lines = run.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -55,7 +58,9 @@ describe('SIGTERM', () => {
     });
     try {
       await waitForHttp(`${url}/health/live`);
-      expect((await request(`${url}/api/v2/events`, { key: apiKey, body: { sessionId: 'slow', events: [event()] } })).status).toBe(202);
+      expect(
+        (await request(`${url}/api/v2/events`, { key: apiKey, body: { sessionId: 'slow', events: [event()] } })).status,
+      ).toBe(202);
 
       // Hold the session row so the next batch blocks inside its transaction.
       const blocker = new Client({ connectionString: database.url });
@@ -63,7 +68,10 @@ describe('SIGTERM', () => {
       await blocker.query('begin');
       await blocker.query(`select id from sessions where external_id = 'slow' for update`);
 
-      const inFlight = request(`${url}/api/v2/events`, { key: apiKey, body: { sessionId: 'slow', events: [event(), event()] } });
+      const inFlight = request(`${url}/api/v2/events`, {
+        key: apiKey,
+        body: { sessionId: 'slow', events: [event(), event()] },
+      });
       await new Promise((r) => setTimeout(r, 300));
       run.child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));

@@ -30,10 +30,18 @@ describe('project isolation', () => {
     expect(ra.body).toEqual({ accepted: 2, duplicates: 0 });
     expect(rb.body).toEqual({ accepted: 2, duplicates: 0 });
 
-    const sessions = await database.db.selectFrom('sessions').select(['id', 'project_id']).where('external_id', '=', 'same').execute();
+    const sessions = await database.db
+      .selectFrom('sessions')
+      .select(['id', 'project_id'])
+      .where('external_id', '=', 'same')
+      .execute();
     expect(new Set(sessions.map((s) => s.project_id))).toEqual(new Set([a.projectId, b.projectId]));
     for (const s of sessions) {
-      const rows = await database.db.selectFrom('raw_events').select(['project_id']).where('session_id', '=', s.id).execute();
+      const rows = await database.db
+        .selectFrom('raw_events')
+        .select(['project_id'])
+        .where('session_id', '=', s.id)
+        .execute();
       expect(rows).toHaveLength(2);
       expect(rows.every((r) => r.project_id === s.project_id)).toBe(true);
     }
@@ -52,8 +60,14 @@ describe('project isolation', () => {
   });
 
   it("does not count another project's event ids as duplicates", async () => {
-    await request(`${server.url}/api/v2/events`, { key: a.apiKey, body: { sessionId: 'x', events: [event({ eventId: 'only-once' })] } });
-    const res = await request(`${server.url}/api/v2/events`, { key: b.apiKey, body: { sessionId: 'x', events: [event({ eventId: 'only-once' })] } });
+    await request(`${server.url}/api/v2/events`, {
+      key: a.apiKey,
+      body: { sessionId: 'x', events: [event({ eventId: 'only-once' })] },
+    });
+    const res = await request(`${server.url}/api/v2/events`, {
+      key: b.apiKey,
+      body: { sessionId: 'x', events: [event({ eventId: 'only-once' })] },
+    });
     expect(res.body).toEqual({ accepted: 1, duplicates: 0 });
   });
 });

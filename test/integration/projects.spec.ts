@@ -31,7 +31,11 @@ describe('POST /api/v2/projects', () => {
     expect(res.body.projectId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(res.body.apiKey).toMatch(/^mx_/);
 
-    const keys = await database.db.selectFrom('api_keys').selectAll().where('project_id', '=', res.body.projectId).execute();
+    const keys = await database.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('project_id', '=', res.body.projectId)
+      .execute();
     expect(keys).toHaveLength(1);
     expect(keys[0]?.key_hash).toBe(hashApiKey(res.body.apiKey));
     expect(JSON.stringify(keys)).not.toContain(res.body.apiKey);

@@ -42,7 +42,10 @@ async function metric(name: string): Promise<number> {
 describe('reconciler', () => {
   it('enqueues a session whose enqueue was lost while Redis was unreachable', async () => {
     proxy.cut();
-    const res = await request(`${server.url}/api/v2/events`, { key, body: { sessionId: 'lost', events: [event(), event()] } });
+    const res = await request(`${server.url}/api/v2/events`, {
+      key,
+      body: { sessionId: 'lost', events: [event(), event()] },
+    });
     // Postgres has the events: the client is told so even though the enqueue failed.
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ accepted: 2, duplicates: 0 });

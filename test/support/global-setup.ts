@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import type * as Config from '@memex/config';
+import type * as Server from '@memex/server';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -11,9 +13,9 @@ const ROOT = join(__dirname, '..', '..');
 export default async function globalSetup(): Promise<void> {
   execFileSync('npx', ['swc', 'apps', 'libs', '--out-dir', 'dist', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { checkDependencies } = require(join(ROOT, 'dist/libs/server/src')) as typeof import('@memex/server');
+  const { checkDependencies } = require(join(ROOT, 'dist/libs/server/src')) as typeof Server;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { loadConfig } = require(join(ROOT, 'dist/libs/config/src')) as typeof import('@memex/config');
+  const { loadConfig } = require(join(ROOT, 'dist/libs/config/src')) as typeof Config;
   await checkDependencies(
     loadConfig({ DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL }),
   );

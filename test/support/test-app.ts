@@ -42,7 +42,10 @@ export async function startTestApp(
 }
 
 /** Read access to a test app's queue, straight from Redis. */
-export async function openQueue(config: Config, name: string = QUEUES.enrichment): Promise<{ queue: Queue; close(): Promise<void> }> {
+export async function openQueue(
+  config: Config,
+  name: string = QUEUES.enrichment,
+): Promise<{ queue: Queue; close(): Promise<void> }> {
   const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new Queue(name, { connection, prefix: config.QUEUE_PREFIX });
   return {

@@ -3,7 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { JOBS, QUEUES } from '@memex/queue';
-import { CONFIG } from '@memex/server';
+import { CONFIG, TtlCache } from '@memex/server';
 import { IngestMetrics } from './ingest.metrics';
 
 export interface SessionRef {
@@ -18,22 +18,31 @@ export interface SessionRef {
 @Injectable()
 export class EnrichmentEnqueuer {
   private readonly logger = new Logger(EnrichmentEnqueuer.name);
+  /** Sessions this process enqueued within the debounce window: BullMQ would drop a repeat anyway. */
+  private readonly recent: TtlCache<true>;
 
   constructor(
     @InjectQueue(QUEUES.enrichment) private readonly queue: Queue,
     @Inject(CONFIG) private readonly config: Config,
     private readonly metrics: IngestMetrics,
-  ) {}
+  ) {
+    this.recent = new TtlCache(Math.max(1, config.ENRICHMENT_DEBOUNCE_MS), 50_000);
+  }
 
   /**
    * After a batch: the job waits out the debounce window, and every batch of the session
    * arriving within it is absorbed by BullMQ's deduplication instead of adding a job.
    */
-  afterBatch(ref: SessionRef): Promise<boolean> {
+  async afterBatch(ref: SessionRef): Promise<boolean> {
     const debounce = this.config.ENRICHMENT_DEBOUNCE_MS;
-    const options: JobsOptions =
-      debounce > 0 ? { delay: debounce, deduplication: { id: `enrich-${ref.sessionId}`, ttl: debounce } } : {};
-    return this.add(ref, options);
+    if (debounce === 0) return this.add(ref, {});
+    if (this.recent.get(ref.sessionId)) return true;
+    const added = await this.add(ref, {
+      delay: debounce,
+      deduplication: { id: `enrich-${ref.sessionId}`, ttl: debounce },
+    });
+    if (added) this.recent.set(ref.sessionId, true);
+    return added;
   }
 
   /**

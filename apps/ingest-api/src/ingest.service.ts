@@ -24,7 +24,7 @@ export class IngestService {
     const stored = await this.events.storeBatch(projectId, batch, new Date());
     this.metrics.eventsAccepted.inc(stored.accepted);
     this.metrics.eventsDuplicate.inc(stored.duplicates);
-    if (stored.accepted > 0) await this.enqueuer.afterBatch({ projectId, sessionId: stored.sessionId });
+    if (stored.sessionId) await this.enqueuer.afterBatch({ projectId, sessionId: stored.sessionId });
     return { accepted: stored.accepted, duplicates: stored.duplicates };
   }
 

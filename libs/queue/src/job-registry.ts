@@ -42,7 +42,10 @@ export type JobPayload<K extends JobKey> = z.infer<(typeof JOBS)[K]['schema']>;
  * Every job of the given queues must have exactly one handler: a worker refuses to start
  * otherwise, rather than leaving jobs to pile up unprocessed or run twice.
  */
-export function assertHandlers(queues: readonly QueueName[], handlers: ReadonlyArray<{ queue: string; name: string }>): void {
+export function assertHandlers(
+  queues: readonly QueueName[],
+  handlers: ReadonlyArray<{ queue: string; name: string }>,
+): void {
   const problems: string[] = [];
   for (const job of Object.values(JOBS)) {
     if (!queues.includes(job.queue)) continue;

@@ -1,15 +1,10 @@
-import {
-  Inject,
-  Injectable,
-  createParamDecorator,
-  type CanActivate,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { Inject, Injectable, createParamDecorator, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { ProjectRepository } from '@memex/db';
 import { DomainError, hashApiKey, looksLikeApiKey, secretsEqual } from '@memex/domain';
 import { CONFIG } from './config.module';
+import { TtlCache } from './ttl-cache';
 
 interface AuthenticatedRequest extends FastifyRequest {
   projectId?: string;
@@ -25,6 +20,12 @@ function bearerToken(request: FastifyRequest): string | undefined {
 /** Resolves `Authorization: Bearer <project key>` to the key's project; every query is then scoped to it. */
 @Injectable()
 export class ProjectKeyGuard implements CanActivate {
+  /**
+   * Key hash → project, for a minute: a hook client posts often, and a lookup per request
+   * would double the ingest path's round trips. Only hits are kept, so junk keys cannot fill it.
+   */
+  private readonly cache = new TtlCache<string>(60_000, 10_000);
+
   constructor(private readonly projects: ProjectRepository) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -32,10 +33,20 @@ export class ProjectKeyGuard implements CanActivate {
     const token = bearerToken(request);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <api key> header');
     // A malformed key cannot match; skipping the lookup keeps junk off the database.
-    const projectId = looksLikeApiKey(token) ? await this.projects.findProjectIdByKeyHash(hashApiKey(token)) : undefined;
+    const projectId = looksLikeApiKey(token)
+      ? await this.projects.findProjectIdByKeyHash(hashApiKey(token))
+      : undefined;
     if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
     request.projectId = projectId;
     return true;
+  }
+
+  private async resolve(keyHash: string): Promise<string | undefined> {
+    const cached = this.cache.get(keyHash);
+    if (cached) return cached;
+    const projectId = await this.projects.findProjectIdByKeyHash(keyHash);
+    if (projectId) this.cache.set(keyHash, projectId);
+    return projectId;
   }
 }
 

@@ -43,7 +43,7 @@ export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApp
     'application/json',
     { parseAs: 'string', bodyLimit: INGEST_LIMITS.maxBatchBytes },
     (request, body, done) => {
-      parseJson(request, body as string, (error, value) => {
+      void parseJson(request, body as string, (error, value) => {
         if (error) done(new DomainError('MALFORMED_JSON', error.message), undefined);
         else done(null, value);
       });

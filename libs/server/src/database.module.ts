@@ -1,7 +1,16 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import type { Kysely } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
-import { KYSELY, ProjectRepository, RawEventRepository, SessionRepository, createDatabase, type DB } from '@memex/db';
+import {
+  KYSELY,
+  PG_POOL,
+  ProjectRepository,
+  RawEventRepository,
+  SessionRepository,
+  createPool,
+  type DB,
+} from '@memex/db';
 import { CONFIG } from './config.module';
 
 const REPOSITORIES = [ProjectRepository, SessionRepository, RawEventRepository];
@@ -10,14 +19,19 @@ const REPOSITORIES = [ProjectRepository, SessionRepository, RawEventRepository];
 @Module({
   providers: [
     {
-      provide: KYSELY,
+      provide: PG_POOL,
       inject: [CONFIG],
       useFactory: (config: Config) =>
-        createDatabase({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'memex' }),
+        createPool({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'memex' }),
+    },
+    {
+      provide: KYSELY,
+      inject: [PG_POOL],
+      useFactory: (pool: Pool) => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
     },
     ...REPOSITORIES,
   ],
-  exports: [KYSELY, ...REPOSITORIES],
+  exports: [KYSELY, PG_POOL, ...REPOSITORIES],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}

@@ -38,11 +38,17 @@ const FASTIFY_CODES: Record<string, string> = {
  */
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
   if (error instanceof DomainError) {
-    return { status: error.status, body: { error: { code: error.code, message: error.message, details: error.details } } };
+    return {
+      status: error.status,
+      body: { error: { code: error.code, message: error.message, details: error.details } },
+    };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    return { status, body: { error: { code: HTTP_CODES[status] ?? `HTTP_${status}`, message: error.message, details: {} } } };
+    return {
+      status,
+      body: { error: { code: HTTP_CODES[status] ?? `HTTP_${status}`, message: error.message, details: {} } },
+    };
   }
   const candidate = error as { statusCode?: unknown; code?: unknown; message?: unknown };
   if (typeof candidate?.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500) {

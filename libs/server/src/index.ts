@@ -10,3 +10,4 @@ export * from './preflight';
 export * from './queue.module';
 export * from './zod.pipe';
 export * from './boot';
+export * from './ttl-cache';

@@ -45,8 +45,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('raw_events')
     .addColumn('seq', 'bigserial', (c) => c.primaryKey())
-    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-    .addColumn('session_id', 'text', (c) => c.notNull().references('sessions.id').onDelete('cascade'))
+    // No foreign keys on this append-only, high-volume table: the one statement that writes
+    // it takes session_id from the session it upserts and project_id from the caller's key,
+    // and per-row key checks would share-lock the project row from every concurrent batch.
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('session_id', 'text', (c) => c.notNull())
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('occurred_at', 'timestamptz', (c) => c.notNull())
@@ -57,6 +60,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // The enrichment worker reads a session's events past its cursor, in order.
   await db.schema.createIndex('raw_events_session_seq_idx').on('raw_events').columns(['session_id', 'seq']).execute();
+  // Keeps sessions.last_event_seq current for any insert path, once per statement: the
+  // ingest write stays a single statement, and the reconciler compares two columns.
+  await sql`
+    create function raw_events_advance_session() returns trigger language plpgsql as $$
+    begin
+      update sessions s
+         set last_event_seq = greatest(s.last_event_seq, n.max_seq)
+        from (select session_id, max(seq) as max_seq from new_events group by session_id) n
+       where s.id = n.session_id;
+      return null;
+    end $$`.execute(db);
+  await sql`
+    create trigger raw_events_advance_session after insert on raw_events
+    referencing new table as new_events
+    for each statement execute function raw_events_advance_session()`.execute(db);
 
   await db.schema
     .createTable('memory_items')
@@ -87,7 +105,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('memory_items_project_status_idx').on('memory_items').columns(['project_id', 'status']).execute();
+  await db.schema
+    .createIndex('memory_items_project_status_idx')
+    .on('memory_items')
+    .columns(['project_id', 'status'])
+    .execute();
   await db.schema
     .createIndex('memory_items_project_dedup_idx')
     .on('memory_items')
@@ -99,7 +121,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('memory_items')
     .expression(sql`project_id, schema_key text_pattern_ops`)
     .execute();
-  await db.schema.createIndex('memory_items_project_updated_idx').on('memory_items').columns(['project_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('memory_items_project_updated_idx')
+    .on('memory_items')
+    .columns(['project_id', 'updated_at'])
+    .execute();
 
   await db.schema
     .createTable('item_history')

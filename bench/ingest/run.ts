@@ -1,0 +1,117 @@
+import { Agent, request } from 'node:http';
+import { Client } from 'pg';
+import { fmt, summarize } from '../support/stats';
+import { startAllInOne } from '../support/server-process';
+
+/**
+ * Ingest throughput in all-in-one mode: 100-event batches of ~1 KB events posted with
+ * concurrency, as many hook clients at once would. Bodies are built before the clock starts
+ * so the figure is the server's, not the load generator's JSON encoding.
+ */
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 2000);
+const EVENTS_PER_BATCH = 100;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const SESSIONS = 64;
+const WARMUP = 100;
+
+const FILLER =
+  'Edited src/services/payment.ts to retry webhook deliveries with exponential backoff; ran npm test, 214 passed. ';
+
+function body(batch: number): string {
+  const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
+    eventId: `b${batch}-e${i}`,
+    type: i % 3 === 0 ? 'prompt' : i % 3 === 1 ? 'tool_call' : 'tool_result',
+    timestamp: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, batch * 100 + i)).toISOString(),
+    content: `#${batch}.${i} ${FILLER.repeat(9)}`.slice(0, 1000),
+    metadata: { tool: 'Edit', cwd: '/repo' },
+  }));
+  return JSON.stringify({ sessionId: `bench-session-${batch % SESSIONS}`, branch: 'main', events });
+}
+
+function post(agent: Agent, url: URL, apiKey: string, payload: string): Promise<{ status: number; ms: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function run(
+  agent: Agent,
+  url: URL,
+  apiKey: string,
+  bodies: string[],
+): Promise<{ latencies: number[]; errors: number; seconds: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < bodies.length) {
+        const payload = bodies[next++]!;
+        const { status, ms } = await post(agent, url, apiKey, payload);
+        if (status !== 202) errors += 1;
+        latencies.push(ms);
+      }
+    }),
+  );
+  return { latencies, errors, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+async function main(): Promise<void> {
+  const server = await startAllInOne('ingest');
+  try {
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const url = new URL('/api/v2/events', server.url);
+    const warmup = Array.from({ length: WARMUP }, (_, i) => body(BATCHES + i));
+    await run(agent, url, server.apiKey, warmup);
+
+    const bodies = Array.from({ length: BATCHES }, (_, i) => body(i));
+    const bytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0);
+    const { latencies, errors, seconds } = await run(agent, url, server.apiKey, bodies);
+    const events = BATCHES * EVENTS_PER_BATCH;
+    const { p50, p99, max } = summarize(latencies);
+
+    const pg = new Client({ connectionString: server.databaseUrl });
+    await pg.connect();
+    const stored = Number((await pg.query('select count(*) from raw_events')).rows[0].count);
+    await pg.end();
+
+    console.log('bench:ingest — all-in-one process, real PostgreSQL and Redis');
+    console.log(
+      `  batches: ${fmt(BATCHES)} × ${EVENTS_PER_BATCH} events (~1 KB each), concurrency ${CONCURRENCY}, ${SESSIONS} sessions`,
+    );
+    console.log(`  payload: ${fmt(bytes / 1024 / 1024)} MB in ${fmt(seconds, 2)} s`);
+    console.log(`  throughput: ${fmt(events / seconds, 0)} events/s accepted (goal ≥ 20,000)`);
+    console.log(`  batch latency: p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(max, 2)} ms`);
+    console.log(
+      `  non-202 answers: ${errors}; events stored: ${fmt(stored)} of ${fmt(events + WARMUP * EVENTS_PER_BATCH)}`,
+    );
+    console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
+    agent.destroy();
+    if (errors > 0 || stored !== events + WARMUP * EVENTS_PER_BATCH) process.exitCode = 1;
+  } finally {
+    await server.stop();
+  }
+}
+
+void main();
