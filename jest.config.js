@@ -20,4 +20,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
