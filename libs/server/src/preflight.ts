@@ -29,7 +29,7 @@ export async function checkDependencies(config: Config): Promise<void> {
   } catch (error) {
     throw new DependencyUnavailableError(
       `cannot reach PostgreSQL at ${redactUrl(config.DATABASE_URL)} (${reason(error)}): start it with ` +
-        `"pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start" or "docker compose up -d postgres", or set DATABASE_URL`,
+        `"pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start", or "docker compose up -d postgres" and point DATABASE_URL at it`,
     );
   } finally {
     await pg.end().catch(() => undefined);
