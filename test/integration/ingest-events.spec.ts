@@ -91,6 +91,15 @@ describe('POST /api/v2/events', () => {
     expect(accepted).toBe(50);
     expect(duplicates).toBe(250);
     expect(await storedEventIds('sess-dup-across')).toHaveLength(50);
+    // The trigger left the session pointing at its newest event.
+    const { last_event_seq, max } = await database.db
+      .selectFrom('sessions')
+      .innerJoin('raw_events', 'raw_events.session_id', 'sessions.id')
+      .select((eb) => ['sessions.last_event_seq', eb.fn.max('raw_events.seq').as('max')])
+      .where('sessions.external_id', '=', 'sess-dup-across')
+      .groupBy('sessions.last_event_seq')
+      .executeTakeFirstOrThrow();
+    expect(last_event_seq).toBe(Number(max));
   });
 
   it('treats an eventId stored under another session of the project as a duplicate', async () => {
@@ -216,6 +225,30 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
   it('completing twice with nothing new adds no second job', async () => {
     await request(`${server.url}/api/v2/sessions/sess-done/complete`, { key, method: 'POST' });
     expect(await jobsFor('sess-done')).toHaveLength(1);
+  });
+
+  it('completes a session whose id is the longest allowed, with slashes encoded in the path', async () => {
+    const id = `a/${'b'.repeat(198)}`;
+    await post({ sessionId: id, events: [event()] });
+    const res = await request(`${server.url}/api/v2/sessions/${encodeURIComponent(id)}/complete`, {
+      key,
+      method: 'POST',
+    });
+    expect(res).toMatchObject({ status: 202, body: { sessionId: id, enqueued: true } });
+  });
+
+  it.each([
+    ['a malformed percent-encoding', '%E0%A4%A', 400],
+    ['an id past the longest allowed', 'c'.repeat(300), 400],
+  ])('answers %s with a JSON error', async (_label, segment, status) => {
+    const res = await request(`${server.url}/api/v2/sessions/${segment}/complete`, { key, method: 'POST' });
+    expect(res.status).toBeGreaterThanOrEqual(status);
+    expect(res.status).toBeLessThan(500);
+    expect((res.body as ErrorBody).error).toEqual({
+      code: expect.any(String),
+      message: expect.any(String),
+      details: {},
+    });
   });
 
   it('answers 404 for a session the project does not have', async () => {

@@ -1,7 +1,9 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { DomainError, INGEST_LIMITS } from '@memex/domain';
+import { toErrorResponse } from './exception.filter';
 import { MetricsRegistry } from './metrics';
 
 /** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
@@ -14,6 +16,13 @@ export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApp
     onConstructorPoisoning: 'error',
     // A socket idle this long between requests is dropped; keeps stuck clients from holding connections.
     keepAliveTimeout: 65_000,
+    // Client ids in paths may be up to 200 characters (Fastify's default stops at 100).
+    maxParamLength: INGEST_LIMITS.maxIdLength + 56,
+    // Router errors (a malformed URL, an over-long parameter) never reach Nest's filter.
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+      const { status, body } = toErrorResponse(error);
+      void reply.code(status).send(body);
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     bufferLogs: true,
