@@ -1,33 +1,15 @@
 import { IngestApiModule } from '../../apps/ingest-api/src';
-import { ProjectRepository } from '@memex/db';
 import { INGEST_LIMITS } from '@memex/domain';
 import { event, request, type ErrorBody } from '../support/http';
-import { openQueue, startTestApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { useTestApp } from '../support/use-test-app';
 
-let database: TestDatabase;
-let server: TestApp;
-let queue: Awaited<ReturnType<typeof openQueue>>;
-let key: string;
-let projectId: string;
+const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp([IngestApiModule], { DATABASE_URL: database.url, ENRICHMENT_DEBOUNCE_MS: '60000' });
-  queue = await openQueue(server.config);
-  ({ projectId, apiKey: key } = await server.app.get(ProjectRepository).createWithKey('events'));
-});
-
-afterAll(async () => {
-  await queue.close();
-  await server.close();
-  await database.drop();
-});
-
-const post = (body: unknown, k: string | undefined = key) => request(`${server.url}/api/v2/events`, { key: k, body });
+const post = (body: unknown, k: string | undefined = ctx.project.apiKey) =>
+  request(`${ctx.server.url}/api/v2/events`, { key: k, body });
 
 async function storedEventIds(sessionExternalId: string): Promise<string[]> {
-  const rows = await database.db
+  const rows = await ctx.database.db
     .selectFrom('raw_events')
     .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
     .select('raw_events.event_id')
@@ -38,12 +20,12 @@ async function storedEventIds(sessionExternalId: string): Promise<string[]> {
 }
 
 async function jobsFor(sessionExternalId: string) {
-  const session = await database.db
+  const session = await ctx.database.db
     .selectFrom('sessions')
     .select('id')
     .where('external_id', '=', sessionExternalId)
     .executeTakeFirstOrThrow();
-  const jobs = await queue.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+  const jobs = await ctx.queue.queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
   return jobs.filter((j) => j.data.sessionId === session.id);
 }
 
@@ -55,17 +37,17 @@ describe('POST /api/v2/events', () => {
     expect(res.body).toEqual({ accepted: 2, duplicates: 0 });
 
     expect(await storedEventIds('sess-first')).toEqual(events.map((e) => e.eventId));
-    const session = await database.db
+    const session = await ctx.database.db
       .selectFrom('sessions')
       .selectAll()
       .where('external_id', '=', 'sess-first')
       .executeTakeFirstOrThrow();
-    expect(session).toMatchObject({ project_id: projectId, branch: 'main', enrichment_cursor: 0 });
+    expect(session).toMatchObject({ project_id: ctx.project.projectId, branch: 'main', enrichment_cursor: 0 });
     expect(session.last_event_seq).toBeGreaterThan(0);
 
     const jobs = await jobsFor('sess-first');
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]?.data).toEqual({ projectId, sessionId: session.id });
+    expect(jobs[0]?.data).toEqual({ projectId: ctx.project.projectId, sessionId: session.id });
     expect(await jobs[0]?.getState()).toBe('delayed');
   });
 
@@ -74,7 +56,7 @@ describe('POST /api/v2/events', () => {
     const res = await post({ sessionId: 'sess-dup-in', events: [e, { ...e, content: 'changed' }, event()] });
     expect(res.body).toEqual({ accepted: 2, duplicates: 1 });
     expect(await storedEventIds('sess-dup-in')).toHaveLength(2);
-    const row = await database.db
+    const row = await ctx.database.db
       .selectFrom('raw_events')
       .select('content')
       .where('event_id', '=', e.eventId as string)
@@ -92,7 +74,7 @@ describe('POST /api/v2/events', () => {
     expect(duplicates).toBe(250);
     expect(await storedEventIds('sess-dup-across')).toHaveLength(50);
     // The trigger left the session pointing at its newest event.
-    const { last_event_seq, max } = await database.db
+    const { last_event_seq, max } = await ctx.database.db
       .selectFrom('sessions')
       .innerJoin('raw_events', 'raw_events.session_id', 'sessions.id')
       .select((eb) => ['sessions.last_event_seq', eb.fn.max('raw_events.seq').as('max')])
@@ -137,7 +119,7 @@ describe('POST /api/v2/events', () => {
     expect((over.body as ErrorBody).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect((over.body as ErrorBody).error.message).toContain('events');
     expect(
-      await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-501').execute(),
+      await ctx.database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-501').execute(),
     ).toEqual([]);
   });
 
@@ -172,18 +154,25 @@ describe('POST /api/v2/events', () => {
     expect(error.message).toMatch(/^events\[1\]\.type/);
     expect(error.details.issues).toEqual([expect.objectContaining({ path: 'events[1].type' })]);
     expect(
-      await database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-atomic').execute(),
+      await ctx.database.db.selectFrom('sessions').select('id').where('external_id', '=', 'sess-atomic').execute(),
     ).toEqual([]);
   });
 
   it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
-    const res = await request(`${server.url}/api/v2/events`, { key, raw: '{"sessionId": "x", "events": [' });
+    const res = await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
+      raw: '{"sessionId": "x", "events": [',
+    });
     expect(res.status).toBe(400);
     expect((res.body as ErrorBody).error.code).toBe('MALFORMED_JSON');
   });
 
   it('answers a non-JSON content type with 415', async () => {
-    const res = await request(`${server.url}/api/v2/events`, { key, raw: 'sessionId=x', contentType: 'text/plain' });
+    const res = await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
+      raw: 'sessionId=x',
+      contentType: 'text/plain',
+    });
     expect(res.status).toBe(415);
     expect((res.body as ErrorBody).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -193,7 +182,7 @@ describe('POST /api/v2/events', () => {
     ['a key that does not exist', 'mx_' + 'A'.repeat(43)],
     ['something that is not a key', 'hunter2'],
   ])('answers 401 for %s', async (_label, k) => {
-    const res = await request(`${server.url}/api/v2/events`, {
+    const res = await request(`${ctx.server.url}/api/v2/events`, {
       ...(k === undefined ? {} : { key: k }),
       body: { sessionId: 'sess-auth', events: [event()] },
     });
@@ -207,14 +196,17 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
     await post({ sessionId: 'sess-done', events: [event()] });
     for (const job of await jobsFor('sess-done')) await job.remove();
 
-    const res = await request(`${server.url}/api/v2/sessions/sess-done/complete`, { key, method: 'POST' });
+    const res = await request(`${ctx.server.url}/api/v2/sessions/sess-done/complete`, {
+      key: ctx.project.apiKey,
+      method: 'POST',
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ sessionId: 'sess-done', enqueued: true });
     const jobs = await jobsFor('sess-done');
     expect(jobs).toHaveLength(1);
     expect(await jobs[0]?.getState()).toBe('waiting');
 
-    const session = await database.db
+    const session = await ctx.database.db
       .selectFrom('sessions')
       .select('completed_at')
       .where('external_id', '=', 'sess-done')
@@ -223,15 +215,15 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
   });
 
   it('completing twice with nothing new adds no second job', async () => {
-    await request(`${server.url}/api/v2/sessions/sess-done/complete`, { key, method: 'POST' });
+    await request(`${ctx.server.url}/api/v2/sessions/sess-done/complete`, { key: ctx.project.apiKey, method: 'POST' });
     expect(await jobsFor('sess-done')).toHaveLength(1);
   });
 
   it('completes a session whose id is the longest allowed, with slashes encoded in the path', async () => {
     const id = `a/${'b'.repeat(198)}`;
     await post({ sessionId: id, events: [event()] });
-    const res = await request(`${server.url}/api/v2/sessions/${encodeURIComponent(id)}/complete`, {
-      key,
+    const res = await request(`${ctx.server.url}/api/v2/sessions/${encodeURIComponent(id)}/complete`, {
+      key: ctx.project.apiKey,
       method: 'POST',
     });
     expect(res).toMatchObject({ status: 202, body: { sessionId: id, enqueued: true } });
@@ -241,7 +233,10 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
     ['a malformed percent-encoding', '%E0%A4%A', 400],
     ['an id past the longest allowed', 'c'.repeat(300), 400],
   ])('answers %s with a JSON error', async (_label, segment, status) => {
-    const res = await request(`${server.url}/api/v2/sessions/${segment}/complete`, { key, method: 'POST' });
+    const res = await request(`${ctx.server.url}/api/v2/sessions/${segment}/complete`, {
+      key: ctx.project.apiKey,
+      method: 'POST',
+    });
     expect(res.status).toBeGreaterThanOrEqual(status);
     expect(res.status).toBeLessThan(500);
     expect((res.body as ErrorBody).error).toEqual({
@@ -252,13 +247,16 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
   });
 
   it('answers 404 for a session the project does not have', async () => {
-    const res = await request(`${server.url}/api/v2/sessions/never-seen/complete`, { key, method: 'POST' });
+    const res = await request(`${ctx.server.url}/api/v2/sessions/never-seen/complete`, {
+      key: ctx.project.apiKey,
+      method: 'POST',
+    });
     expect(res.status).toBe(404);
     expect((res.body as ErrorBody).error.code).toBe('SESSION_NOT_FOUND');
   });
 
   it('answers 401 without a key', async () => {
-    const res = await request(`${server.url}/api/v2/sessions/sess-done/complete`, { method: 'POST' });
+    const res = await request(`${ctx.server.url}/api/v2/sessions/sess-done/complete`, { method: 'POST' });
     expect(res.status).toBe(401);
   });
 });

@@ -1,28 +1,13 @@
 import fc from 'fast-check';
 import { IngestApiModule } from '../../apps/ingest-api/src';
-import { ProjectRepository } from '@memex/db';
 import { EVENT_TYPES, INGEST_LIMITS, eventBatchSchema } from '@memex/domain';
 import { request, type ErrorBody } from '../support/http';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { useTestApp } from '../support/use-test-app';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1200);
 
-let database: TestDatabase;
-let server: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  server = await startTestApp([IngestApiModule], { DATABASE_URL: database.url });
-  ({ apiKey: key } = await server.app.get(ProjectRepository).createWithKey('fuzz'));
-});
-
-afterAll(async () => {
-  await server.close();
-  await database.drop();
-});
+const ctx = useTestApp([IngestApiModule]);
 
 type Body = Record<string, unknown> & { events: Array<Record<string, unknown>> };
 
@@ -202,8 +187,8 @@ describe('ingest fuzzing', () => {
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(attack, async (a) => {
-        const res = await request<ErrorBody>(`${server.url}/api/v2/events`, {
-          ...(a.key === null ? {} : { key: a.key ?? key }),
+        const res = await request<ErrorBody>(`${ctx.server.url}/api/v2/events`, {
+          ...(a.key === null ? {} : { key: a.key ?? ctx.project.apiKey }),
           raw: a.raw,
           contentType: a.contentType ?? 'application/json',
         });
@@ -219,11 +204,11 @@ describe('ingest fuzzing', () => {
     // Every family of attack was seen: 400, 401, 413 and 415 at least.
     for (const status of [400, 401, 413, 415]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
 
-    const events = await database.db
+    const events = await ctx.database.db
       .selectFrom('raw_events')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
-    const sessions = await database.db
+    const sessions = await ctx.database.db
       .selectFrom('sessions')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
@@ -239,8 +224,8 @@ describe('ingest fuzzing', () => {
       'tab\tand\nnewline',
       '{"json": "inside"}',
     ];
-    const res = await request(`${server.url}/api/v2/events`, {
-      key,
+    const res = await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
       body: {
         sessionId: 'hostile-valid',
         events: contents.map((content, i) => ({
@@ -252,7 +237,7 @@ describe('ingest fuzzing', () => {
       },
     });
     expect(res.status).toBe(202);
-    const rows = await database.db.selectFrom('raw_events').select('content').orderBy('seq').execute();
+    const rows = await ctx.database.db.selectFrom('raw_events').select('content').orderBy('seq').execute();
     expect(rows.map((r) => r.content)).toEqual(contents);
   });
 });

@@ -1,49 +1,23 @@
 import { EnqueueReconciler, IngestApiModule } from '../../apps/ingest-api/src';
-import { ProjectRepository } from '@memex/db';
 import { event, request } from '../support/http';
-import { TcpProxy } from '../support/tcp-proxy';
-import { TEST_REDIS_URL, openQueue, startTestApp, type TestApp } from '../support/test-app';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { useTestApp } from '../support/use-test-app';
 
-let database: TestDatabase;
-let proxy: TcpProxy;
-let server: TestApp;
-let queue: Awaited<ReturnType<typeof openQueue>>;
-let key: string;
-let projectId: string;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const redis = new URL(TEST_REDIS_URL);
-  proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-  server = await startTestApp([IngestApiModule], {
-    DATABASE_URL: database.url,
-    REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-    ENRICHMENT_DEBOUNCE_MS: '0',
-    RECONCILE_GRACE_MS: '1000',
-  });
-  queue = await openQueue(server.config);
-  ({ projectId, apiKey: key } = await server.app.get(ProjectRepository).createWithKey('reconcile'));
-});
-
-afterAll(async () => {
-  await queue.close();
-  await server.close();
-  await proxy.stop();
-  await database.drop();
+const ctx = useTestApp([IngestApiModule], {
+  redisProxy: true,
+  env: { ENRICHMENT_DEBOUNCE_MS: '0', RECONCILE_GRACE_MS: '1000' },
 });
 
 async function metric(name: string): Promise<number> {
-  const res = await request<string>(`${server.url}/metrics`);
+  const res = await request<string>(`${ctx.server.url}/metrics`);
   const line = res.body.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ')[1]) : 0;
 }
 
 describe('reconciler', () => {
   it('enqueues a session whose enqueue was lost while Redis was unreachable', async () => {
-    proxy.cut();
-    const res = await request(`${server.url}/api/v2/events`, {
-      key,
+    ctx.redisProxy.cut();
+    const res = await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
       body: { sessionId: 'lost', events: [event(), event()] },
     });
     // Postgres has the events: the client is told so even though the enqueue failed.
@@ -51,15 +25,15 @@ describe('reconciler', () => {
     expect(res.body).toEqual({ accepted: 2, duplicates: 0 });
     expect(await metric('memex_ingest_enqueue_failures_total')).toBe(1);
 
-    proxy.restore();
-    expect(await queue.queue.getJobCounts('waiting', 'delayed')).toMatchObject({ waiting: 0, delayed: 0 });
+    ctx.redisProxy.restore();
+    expect(await ctx.queue.queue.getJobCounts('waiting', 'delayed')).toMatchObject({ waiting: 0, delayed: 0 });
 
-    const session = await database.db
+    const session = await ctx.database.db
       .selectFrom('sessions')
       .selectAll()
       .where('external_id', '=', 'lost')
       .executeTakeFirstOrThrow();
-    const reconciler = server.app.get(EnqueueReconciler);
+    const reconciler = ctx.server.app.get(EnqueueReconciler);
 
     // Within the grace period the session is left to the normal enqueue path.
     expect(await reconciler.runOnce(new Date(session.last_event_at.getTime() + 500))).toBe(0);
@@ -72,21 +46,24 @@ describe('reconciler', () => {
       if (enqueued === 0) await new Promise((r) => setTimeout(r, 100));
     }
     expect(enqueued).toBe(1);
-    const jobs = await queue.queue.getJobs(['waiting']);
-    expect(jobs.map((j) => j.data)).toEqual([{ projectId, sessionId: session.id }]);
+    const jobs = await ctx.queue.queue.getJobs(['waiting']);
+    expect(jobs.map((j) => j.data)).toEqual([{ projectId: ctx.project.projectId, sessionId: session.id }]);
 
     // A second pass over the same state adds nothing.
     await reconciler.runOnce(later);
-    expect(await queue.queue.getJobs(['waiting'])).toHaveLength(1);
+    expect(await ctx.queue.queue.getJobs(['waiting'])).toHaveLength(1);
   });
 
   it('leaves sessions whose cursor has caught up alone', async () => {
-    await request(`${server.url}/api/v2/events`, { key, body: { sessionId: 'caught-up', events: [event()] } });
-    await database.db
+    await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
+      body: { sessionId: 'caught-up', events: [event()] },
+    });
+    await ctx.database.db
       .updateTable('sessions')
       .set((eb) => ({ enrichment_cursor: eb.ref('last_event_seq') }))
       .execute();
-    await queue.queue.drain(true);
-    expect(await server.app.get(EnqueueReconciler).runOnce(new Date(Date.now() + 60_000))).toBe(0);
+    await ctx.queue.queue.drain(true);
+    expect(await ctx.server.app.get(EnqueueReconciler).runOnce(new Date(Date.now() + 60_000))).toBe(0);
   });
 });

@@ -1,0 +1,48 @@
+import type { Type } from '@nestjs/common';
+import { ProjectRepository } from '@memex/db';
+import { TcpProxy } from './tcp-proxy';
+import { TEST_REDIS_URL, openQueue, startTestApp, type TestApp } from './test-app';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface TestAppContext {
+  database: TestDatabase;
+  server: TestApp;
+  queue: Awaited<ReturnType<typeof openQueue>>;
+  /** A project made for the file, with its plain key. */
+  project: { projectId: string; apiKey: string };
+  /** Present when asked for: Redis traffic of the app goes through it, so a test can cut it. */
+  redisProxy: TcpProxy;
+}
+
+/**
+ * One test file's world: a fresh database, the app on it (its own queue prefix), a project,
+ * and optionally a cuttable proxy in front of Redis. Filled in `beforeAll`, torn down in `afterAll`.
+ */
+export function useTestApp(
+  features: Type[],
+  options: { env?: Record<string, string | undefined>; redisProxy?: boolean } = {},
+): TestAppContext {
+  const context = {} as TestAppContext;
+
+  beforeAll(async () => {
+    context.database = await createTestDatabase();
+    const env: Record<string, string | undefined> = { ...options.env };
+    if (options.redisProxy) {
+      const redis = new URL(TEST_REDIS_URL);
+      context.redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
+      env.REDIS_URL = `redis://127.0.0.1:${context.redisProxy.port}`;
+    }
+    context.server = await startTestApp(features, { ...env, DATABASE_URL: context.database.url });
+    context.queue = await openQueue(context.server.config);
+    context.project = await context.server.app.get(ProjectRepository).createWithKey('test');
+  });
+
+  afterAll(async () => {
+    await context.queue?.close();
+    await context.server?.close();
+    await context.redisProxy?.stop();
+    await context.database?.drop();
+  });
+
+  return context;
+}
