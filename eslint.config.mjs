@@ -35,13 +35,14 @@ export default tseslint.config(
   },
   {
     // Pure logic: no I/O and no framework, so it is tested fast and exhaustively.
-    files: ['libs/domain/**/*.ts', 'libs/config/**/*.ts'],
+    files: ['libs/domain/**/*.ts', 'libs/config/**/*.ts', 'libs/enrichment/**/*.ts', 'libs/transcript/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: IO_MODULES.map((name) => ({ name, message: 'libs/domain and libs/config hold pure logic: no I/O.' })),
-          patterns: [{ group: ['@nestjs/*'], message: 'libs/domain and libs/config do not depend on the framework.' }],
+          paths: IO_MODULES.map((name) => ({ name, message: 'This library holds pure logic: no I/O.' })),
+          patterns: [{ group: ['@nestjs/*'], message: 'This library does not depend on the framework.' }],
         },
       ],
     },

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { EnrichmentWorkerModule } from '../../enrichment-worker/src';
 import { IngestApiModule } from '../../ingest-api/src';
 import { ProjectRepository } from '@memex/db';
 import { createHttpApp, prepareRuntime, rootModule, runMain } from '@memex/server';
@@ -10,7 +11,7 @@ import { ensureLocalProject } from './local-project';
  */
 runMain(async (config) => {
   const applied = await prepareRuntime(config);
-  const app = await createHttpApp(rootModule(config, [IngestApiModule]));
+  const app = await createHttpApp(rootModule(config, [IngestApiModule, EnrichmentWorkerModule]));
   await app.listen({ host: config.HOST, port: config.PORT });
 
   const local = await ensureLocalProject(app.get(ProjectRepository), config.MEMEX_LOCAL_STATE_DIR);

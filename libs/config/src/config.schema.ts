@@ -28,6 +28,25 @@ export const configSchema = z.object({
   RECONCILE_INTERVAL_MS: int(1000, 3_600_000).default(30_000),
   /** A lagging session is left alone this long after its newest event, so the normal enqueue can act first. */
   RECONCILE_GRACE_MS: int(0, 3_600_000).default(10_000),
+  /** Enrichment jobs one worker process runs at once. */
+  ENRICHMENT_CONCURRENCY: int(1, 64).default(2),
+  /** A window sent to an engine: at most this many events … */
+  ENRICHMENT_WINDOW_EVENTS: int(1, 2000).default(200),
+  /** … and about this many tokens (4 characters a token). */
+  ENRICHMENT_WINDOW_TOKENS: int(500, 1_000_000).default(24_000),
+  /** Existing dedup hints related to a batch that the LLM prompt carries. */
+  ENRICHMENT_MAX_HINTS: int(0, 500).default(40),
+  /** A job whose worker stops renewing its lock (a crash) is handed to another worker after this. */
+  WORKER_STALLED_INTERVAL_MS: int(1000, 600_000).default(30_000),
+  /** The LLM engine is used when either of these is set; otherwise the local engine. */
+  LLM_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  /** Retries of a failed model request (429, 5xx, timeouts), with the client's backoff. */
+  LLM_MAX_RETRIES: int(0, 10).default(2),
+  /** Tokens a project may spend on the LLM per UTC day; past it, sessions use the local engine. 0: no limit. */
+  LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
   /** Where `npm start` keeps the local project's key between runs. */
   MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
 });

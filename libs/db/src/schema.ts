@@ -92,6 +92,14 @@ export interface ItemHistoryTable {
   created_at: CreatedAt;
 }
 
+export interface LlmUsageTable {
+  project_id: string;
+  day: string;
+  tokens: ColumnType<number, number | undefined, number>;
+  calls: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DB {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -99,4 +107,5 @@ export interface DB {
   raw_events: RawEventsTable;
   memory_items: MemoryItemsTable;
   item_history: ItemHistoryTable;
+  llm_usage: LlmUsageTable;
 }

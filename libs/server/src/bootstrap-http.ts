@@ -17,7 +17,7 @@ export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApp
     // A socket idle this long between requests is dropped; keeps stuck clients from holding connections.
     keepAliveTimeout: 65_000,
     // Client ids in paths may be up to 200 characters (Fastify's default stops at 100).
-    maxParamLength: INGEST_LIMITS.maxIdLength + 56,
+    routerOptions: { maxParamLength: INGEST_LIMITS.maxIdLength + 56 },
     // Router errors (a malformed URL, an over-long parameter) never reach Nest's filter.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
       const { status, body } = toErrorResponse(error);

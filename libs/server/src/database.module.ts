@@ -3,7 +3,9 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
 import {
+  EnrichmentRepository,
   KYSELY,
+  MemoryItemRepository,
   PG_POOL,
   ProjectRepository,
   RawEventRepository,
@@ -13,7 +15,13 @@ import {
 } from '@memex/db';
 import { CONFIG } from './config.module';
 
-const REPOSITORIES = [ProjectRepository, SessionRepository, RawEventRepository];
+const REPOSITORIES = [
+  ProjectRepository,
+  SessionRepository,
+  RawEventRepository,
+  MemoryItemRepository,
+  EnrichmentRepository,
+];
 
 @Global()
 @Module({

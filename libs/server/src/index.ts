@@ -11,3 +11,4 @@ export * from './queue.module';
 export * from './zod.pipe';
 export * from './boot';
 export * from './ttl-cache';
+export * from './queue-worker';

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial';
+import * as llmUsage from './0002_llm_usage';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -7,4 +8,5 @@ import * as initial from './0001_initial';
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_llm_usage': llmUsage,
 };

@@ -1,0 +1,2 @@
+export * from './enrichment-worker.module';
+export * from './enrichment.service';

@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely } from 'kysely';
+import type { EventType } from '@memex/domain';
+import type { EngineEvent } from '@memex/enrichment';
+import type { DB } from '../schema';
+import { KYSELY } from '../tokens';
+
+/** What the enrichment worker reads: a session's events past its cursor, and the LLM token ledger. */
+@Injectable()
+export class EnrichmentRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  async session(projectId: string, sessionId: string): Promise<{ cursor: number; lastEventSeq: number } | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['enrichment_cursor', 'last_event_seq'])
+      .where('id', '=', sessionId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+    return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq };
+  }
+
+  async eventsAfter(sessionId: string, cursor: number, limit: number): Promise<EngineEvent[]> {
+    const rows = await this.db
+      .selectFrom('raw_events')
+      .select(['seq', 'event_id', 'type', 'occurred_at', 'content', 'metadata'])
+      .where('session_id', '=', sessionId)
+      .where('seq', '>', cursor)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      seq: r.seq,
+      eventId: r.event_id,
+      type: r.type as EventType,
+      timestamp: r.occurred_at,
+      content: r.content,
+      metadata: r.metadata,
+    }));
+  }
+
+  async tokensUsed(projectId: string, day: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('llm_usage')
+      .select('tokens')
+      .where('project_id', '=', projectId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return row?.tokens ?? 0;
+  }
+
+  /** Tokens are recorded as soon as they are spent, whether or not the window's write succeeds. */
+  async addTokens(projectId: string, day: string, tokens: number, calls: number): Promise<void> {
+    await this.db
+      .insertInto('llm_usage')
+      .values({ project_id: projectId, day, tokens, calls })
+      .onConflict((oc) =>
+        oc.columns(['project_id', 'day']).doUpdateSet({
+          tokens: sql<number>`llm_usage.tokens + excluded.tokens`,
+          calls: sql<number>`llm_usage.calls + excluded.calls`,
+          updated_at: sql<Date>`now()`,
+        }),
+      )
+      .execute();
+  }
+}

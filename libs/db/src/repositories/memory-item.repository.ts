@@ -1,0 +1,271 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { newId, transition, type EvidenceSpan, type ItemStatus, type MemoryItem } from '@memex/domain';
+import { decideMerge, type CandidateItem, type ExistingHint } from '@memex/enrichment';
+import type { DB, MemoryItemsTable } from '../schema';
+import { KYSELY } from '../tokens';
+import { toMemoryItem } from './memory-item.mapper';
+
+export interface VerifiedItem {
+  candidate: CandidateItem;
+  spans: EvidenceSpan[];
+}
+
+export interface WindowWrite {
+  projectId: string;
+  sessionId: string;
+  /** The cursor the window was read at; the write is dropped if it has moved since. */
+  expectedCursor: number;
+  newCursor: number;
+  items: VerifiedItem[];
+  /** When the window's events ended: the time of resolution of items seen resolved. */
+  windowEndedAt: Date;
+  actor: string;
+  runId: string;
+}
+
+export type WindowResult =
+  { raced: true } | { raced: false; created: number; reinforced: number; superseded: number; itemIds: string[] };
+
+type Row = Selectable<MemoryItemsTable>;
+
+/** The fields history records before and after a change. */
+function snapshot(row: Row): Record<string, unknown> {
+  const { project_id: _p, created_at: _c, ...rest } = row;
+  return rest;
+}
+
+@Injectable()
+export class MemoryItemRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  async findById(projectId: string, itemId: string): Promise<MemoryItem | undefined> {
+    const row = await this.db
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', itemId)
+      .executeTakeFirst();
+    return row && toMemoryItem(row);
+  }
+
+  async listBySession(projectId: string, sessionId: string): Promise<MemoryItem[]> {
+    const rows = await this.db
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toMemoryItem);
+  }
+
+  /** Hints of the project's live items, most recently updated first. */
+  async liveHints(projectId: string, limit: number): Promise<ExistingHint[]> {
+    const rows = await this.db
+      .selectFrom('memory_items')
+      .select(['dedup_hint', 'type', 'title'])
+      .where('project_id', '=', projectId)
+      .where('status', 'in', ['active', 'stale'])
+      .where('dedup_hint', 'is not', null)
+      .orderBy('updated_at', 'desc')
+      .limit(limit)
+      .execute();
+    const seen = new Set<string>();
+    return rows.flatMap((r) => {
+      if (seen.has(r.dedup_hint!)) return [];
+      seen.add(r.dedup_hint!);
+      return [{ dedupHint: r.dedup_hint!, type: r.type, title: r.title }];
+    });
+  }
+
+  /**
+   * Writes one enriched window in one transaction: items (new, reinforced or superseding),
+   * their history, the session's cursor and the project's revision. Locking the session row
+   * and checking its cursor makes a second run of the same window write nothing; a
+   * per-project lock keeps two sessions from creating the same dedup hint at once.
+   */
+  async applyWindow(write: WindowWrite): Promise<WindowResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .selectFrom('sessions')
+        .select('enrichment_cursor')
+        .where('id', '=', write.sessionId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!session || session.enrichment_cursor !== write.expectedCursor) return { raced: true };
+
+      let created = 0;
+      let reinforced = 0;
+      let superseded = 0;
+      const itemIds: string[] = [];
+      if (write.items.length > 0) {
+        await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${write.projectId}`}))`.execute(trx);
+        const live = await this.liveByHint(trx, write.projectId, [
+          ...new Set(write.items.map((i) => i.candidate.dedupHint)),
+        ]);
+        for (const item of write.items) {
+          const target = live.get(item.candidate.dedupHint);
+          const decision = decideMerge(
+            item.candidate,
+            target && {
+              id: target.id,
+              type: target.type as never,
+              status: target.status as ItemStatus,
+              facts: target.facts,
+              confidence: target.confidence,
+            },
+          );
+          if (decision.action === 'reinforce') {
+            const row = await this.reinforce(trx, target!, item, decision.confidence, write);
+            live.set(row.dedup_hint!, row);
+            itemIds.push(row.id);
+            reinforced += 1;
+          } else {
+            const row = await this.insert(trx, item, write);
+            if (decision.action === 'supersede') {
+              await this.supersede(trx, target!, row.id, write);
+              superseded += 1;
+            }
+            live.set(row.dedup_hint!, row);
+            itemIds.push(row.id);
+            created += 1;
+          }
+        }
+      }
+
+      await trx
+        .updateTable('sessions')
+        .set({ enrichment_cursor: write.newCursor })
+        .where('id', '=', write.sessionId)
+        .execute();
+      if (itemIds.length > 0) {
+        await trx
+          .updateTable('projects')
+          .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
+          .where('id', '=', write.projectId)
+          .execute();
+      }
+      return { raced: false, created, reinforced, superseded, itemIds };
+    });
+  }
+
+  private async liveByHint(trx: Transaction<DB>, projectId: string, hints: string[]): Promise<Map<string, Row>> {
+    const rows = await trx
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('dedup_hint', 'in', hints)
+      .where('status', 'in', ['active', 'stale'])
+      .orderBy('updated_at', 'asc')
+      .forUpdate()
+      .execute();
+    // Newest last, so it wins the map.
+    return new Map(rows.map((r) => [r.dedup_hint!, r]));
+  }
+
+  private async history(
+    trx: Transaction<DB>,
+    write: WindowWrite,
+    itemId: string,
+    change: string,
+    before: Row | null,
+    after: Row,
+    reason: string,
+  ): Promise<void> {
+    await trx
+      .insertInto('item_history')
+      .values({
+        project_id: write.projectId,
+        item_id: itemId,
+        change,
+        before: before && JSON.stringify(snapshot(before)),
+        after: JSON.stringify(snapshot(after)),
+        actor_type: 'worker',
+        actor: write.actor,
+        reason,
+        run_id: write.runId,
+      })
+      .execute();
+  }
+
+  private async insert(trx: Transaction<DB>, item: VerifiedItem, write: WindowWrite): Promise<Row> {
+    const c = item.candidate;
+    const resolvable = c.type === 'BugFix' || c.type === 'Todo';
+    const row = await trx
+      .insertInto('memory_items')
+      .values({
+        id: newId(),
+        project_id: write.projectId,
+        type: c.type,
+        title: c.title,
+        facts: c.facts,
+        rationale: c.rationale,
+        impact: c.impact,
+        files: c.files,
+        schema_key: c.schemaKey,
+        commit_range: c.commitRange,
+        confidence: c.confidence,
+        status: 'active',
+        evidence_refs: [...new Set(item.spans.map((s) => s.eventId))],
+        evidence_spans: JSON.stringify(item.spans),
+        dedup_hint: c.dedupHint,
+        tags: c.tags,
+        importance: c.importance,
+        session_id: write.sessionId,
+        resolved_at: resolvable && c.resolved ? write.windowEndedAt : null,
+        updated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.history(trx, write, row.id, 'created', null, row, `extracted by ${write.actor}`);
+    return row;
+  }
+
+  private async reinforce(
+    trx: Transaction<DB>,
+    target: Row,
+    item: VerifiedItem,
+    confidence: number,
+    write: WindowWrite,
+  ): Promise<Row> {
+    const c = item.candidate;
+    const status = target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status;
+    const spans = [...target.evidence_spans, ...item.spans].filter(
+      (s, i, all) => all.findIndex((o) => o.eventId === s.eventId && o.quote === s.quote) === i,
+    );
+    const resolvable = c.type === 'BugFix' || c.type === 'Todo';
+    const row = await trx
+      .updateTable('memory_items')
+      .set({
+        facts: c.facts,
+        confidence,
+        status,
+        files: [...new Set([...target.files, ...c.files])].slice(0, 50),
+        evidence_refs: [...new Set([...target.evidence_refs, ...item.spans.map((s) => s.eventId)])],
+        evidence_spans: JSON.stringify(spans.slice(-50)),
+        // The candidate never became an item of its own; its id records that it was merged here.
+        merged_from: [...target.merged_from, newId()],
+        last_reinforced_at: write.windowEndedAt,
+        resolved_at: resolvable && c.resolved && !target.resolved_at ? write.windowEndedAt : target.resolved_at,
+        updated_at: new Date(),
+      })
+      .where('id', '=', target.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.history(trx, write, row.id, 'reinforced', target, row, `same dedup hint ${c.dedupHint} seen again`);
+    return row;
+  }
+
+  private async supersede(trx: Transaction<DB>, target: Row, newId_: string, write: WindowWrite): Promise<void> {
+    if (!transition(target.status as ItemStatus, 'superseded').ok) return;
+    const row = await trx
+      .updateTable('memory_items')
+      .set({ status: 'superseded', superseded_by: newId_, updated_at: new Date() })
+      .where('id', '=', target.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.history(trx, write, row.id, 'superseded', target, row, `replaced by ${newId_} (content changed)`);
+  }
+}

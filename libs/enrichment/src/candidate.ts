@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  ITEM_TYPES,
+  commitRangeSchema,
+  confidenceSchema,
+  dedupHintSchema,
+  evidenceSpanSchema,
+  factsSchema,
+  filesSchema,
+  importanceSchema,
+  impactSchema,
+  rationaleSchema,
+  schemaKeySchema,
+  tagsSchema,
+  titleSchema,
+  type EventType,
+} from '@memex/domain';
+
+/** An item as an engine proposes it, before its evidence is verified. */
+export const candidateItemSchema = z.object({
+  type: z.enum(ITEM_TYPES),
+  title: titleSchema,
+  facts: factsSchema,
+  rationale: rationaleSchema.optional().default(null),
+  impact: impactSchema.optional().default(null),
+  files: filesSchema.optional().default([]),
+  schemaKey: schemaKeySchema,
+  dedupHint: dedupHintSchema,
+  tags: tagsSchema.optional().default([]),
+  importance: importanceSchema,
+  confidence: confidenceSchema,
+  commitRange: commitRangeSchema.nullable().optional().default(null),
+  /** A BugFix seen fixed, or a Todo seen done, in these events. */
+  resolved: z.boolean().optional().default(false),
+  evidence: z.array(evidenceSpanSchema).min(1),
+});
+export type CandidateItem = z.infer<typeof candidateItemSchema>;
+export type CandidateInput = z.input<typeof candidateItemSchema>;
+
+/** An event as engines see it. */
+export interface EngineEvent {
+  seq: number;
+  eventId: string;
+  type: EventType;
+  timestamp: Date;
+  content: string;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface ExistingHint {
+  dedupHint: string;
+  type: string;
+  title: string;
+}
+
+export interface EngineInput {
+  events: readonly EngineEvent[];
+  /** Hints of the project's items most related to these events, for the engine to reuse. */
+  hints: readonly ExistingHint[];
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface EngineOutput {
+  candidates: CandidateItem[];
+  usage: TokenUsage;
+  /** Model calls made, repairs included. */
+  calls: number;
+}
+
+export interface EnrichmentEngine {
+  readonly name: 'llm' | 'local';
+  extract(input: EngineInput): Promise<EngineOutput>;
+}
+
+export const NO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

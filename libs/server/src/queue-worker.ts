@@ -1,0 +1,116 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type Provider,
+  type OnApplicationBootstrap,
+  type Type,
+} from '@nestjs/common';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type IORedis from 'ioredis';
+import type { Config } from '@memex/config';
+import { redactUrl } from '@memex/config';
+import {
+  JOBS,
+  assertHandlers,
+  createRedisConnection,
+  type JobKey,
+  type JobPayload,
+  type QueueName,
+} from '@memex/queue';
+import { CONFIG } from './config.module';
+
+/** One class per job: the registry refuses to start a worker unless each job has exactly one. */
+export interface JobHandler<K extends JobKey = JobKey> {
+  readonly job: K;
+  /** How many of this queue's jobs one process runs at once. */
+  concurrency?(config: Config): number;
+  handle(payload: JobPayload<K>, job: Job): Promise<unknown>;
+}
+
+const JOB_HANDLERS = Symbol('JOB_HANDLERS');
+const WORKER_QUEUES = Symbol('WORKER_QUEUES');
+
+/**
+ * Runs BullMQ workers for the queues a process consumes, on connections of their own that
+ * wait for Redis rather than fail (BullMQ's requirement for blocking clients). Payloads are
+ * validated against the job's schema before the handler sees them: a malformed payload can
+ * never succeed, so it fails at once without retries.
+ */
+@Injectable()
+export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(QueueWorkerHost.name);
+  private readonly workers: Worker[] = [];
+  private readonly connections: IORedis[] = [];
+
+  constructor(
+    @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
+    @Inject(WORKER_QUEUES) private readonly queues: QueueName[],
+    @Inject(CONFIG) private readonly config: Config,
+  ) {
+    assertHandlers(
+      queues,
+      handlers.map((h) => ({ queue: JOBS[h.job].queue, name: JOBS[h.job].name })),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    for (const queue of this.queues) {
+      const handlers = this.handlers.filter((h) => JOBS[h.job].queue === queue);
+      const connection = createRedisConnection(this.config.REDIS_URL, 'worker');
+      let lastWarned = 0;
+      connection.on('error', (error: Error) => {
+        if (Date.now() - lastWarned < 10_000) return;
+        lastWarned = Date.now();
+        this.logger.warn(
+          { err: error.message, url: redactUrl(this.config.REDIS_URL) },
+          'worker Redis connection error',
+        );
+      });
+      this.connections.push(connection);
+      const worker = new Worker(queue, (job) => this.dispatch(handlers, job), {
+        connection,
+        prefix: this.config.QUEUE_PREFIX,
+        concurrency: Math.max(...handlers.map((h) => h.concurrency?.(this.config) ?? 1)),
+        stalledInterval: this.config.WORKER_STALLED_INTERVAL_MS,
+        lockDuration: this.config.WORKER_STALLED_INTERVAL_MS,
+      });
+      worker.on('failed', (job, error) =>
+        this.logger.warn(
+          { jobId: job?.id, queue, attempt: job?.attemptsMade, err: error.message },
+          job && job.attemptsMade >= (job.opts.attempts ?? 1) ? 'job failed for good' : 'job failed; will retry',
+        ),
+      );
+      worker.on('error', (error) => this.logger.warn({ queue, err: error.message }, 'worker error'));
+      this.workers.push(worker);
+    }
+  }
+
+  /** Stops taking jobs and waits for the ones running to finish, before the pools close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+
+  private async dispatch(handlers: JobHandler[], job: Job): Promise<unknown> {
+    const handler = handlers.find((h) => JOBS[h.job].name === job.name);
+    if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+    const parsed = JOBS[handler.job].schema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
+    return handler.handle(parsed.data as never, job);
+  }
+}
+
+/**
+ * Providers that make a module consume `queues` with these handlers; the handlers are
+ * providers of that module, so they can use its services.
+ */
+export function queueWorkerProviders(queues: QueueName[], handlers: Type<JobHandler>[]): Provider[] {
+  return [
+    ...handlers,
+    { provide: WORKER_QUEUES, useValue: queues },
+    { provide: JOB_HANDLERS, inject: handlers, useFactory: (...instances: JobHandler[]) => instances },
+    QueueWorkerHost,
+  ];
+}

@@ -1,0 +1,180 @@
+import { INGEST_LIMITS, type EventType, type RawEventInput } from '@memex/domain';
+
+/**
+ * Claude Code session transcripts (JSONL, one entry a line) to Memex events. The format is
+ * internal to Claude Code and changes between versions (shared/reference/
+ * claude_code_transcripts.md), so unknown entries are skipped, never fatal.
+ *
+ * Event ids derive from the entry's uuid (and block index), so reading a line again always
+ * yields the same ids and ingest counts it as a duplicate.
+ */
+
+type Json = Record<string, unknown>;
+
+const COMMAND_TOOLS = new Set(['Bash', 'bash', 'BashOutput', 'shell']);
+const MAX_INPUT_CHARS = 2000;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Cuts text to the ingest limit on a character boundary, marking the cut. */
+export function capContent(text: string, maxBytes: number = INGEST_LIMITS.maxContentBytes): string {
+  const clean = text.split('\u0000').join('');
+  if (Buffer.byteLength(clean, 'utf8') <= maxBytes) return clean;
+  const marker = '\n[… truncated by memex]';
+  let cut = clean.slice(0, maxBytes - marker.length);
+  while (Buffer.byteLength(cut, 'utf8') > maxBytes - marker.length) cut = cut.slice(0, Math.floor(cut.length * 0.95));
+  return cut + marker;
+}
+
+function blockText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b) => (isObject(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** A one-line, readable description of a tool call, e.g. `Edit src/a.ts` or `Bash: npm test`. */
+function describeToolUse(name: string, input: Json): string {
+  const path = input.file_path ?? input.path ?? input.notebook_path;
+  if (typeof path === 'string') return `${name} ${path}`;
+  if (typeof input.command === 'string') return `${name}: ${input.command}`;
+  if (typeof input.pattern === 'string') return `${name}: ${input.pattern}`;
+  if (typeof input.description === 'string') return `${name}: ${input.description}`;
+  return name;
+}
+
+/** Paths inside the session's working directory become relative: the project is the root. */
+function relativize(value: string, cwd: string | undefined): string {
+  if (!cwd || !value.startsWith('/')) return value;
+  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return value.startsWith(root) ? value.slice(root.length) : value;
+}
+
+function relativizeInput(input: Json, cwd: string | undefined): Json {
+  const out: Json = { ...input };
+  for (const key of ['file_path', 'path', 'notebook_path']) {
+    if (typeof out[key] === 'string') out[key] = relativize(out[key] as string, cwd);
+  }
+  return out;
+}
+
+function trimInput(input: Json): Json {
+  const text = JSON.stringify(input);
+  if (text.length <= MAX_INPUT_CHARS) return input;
+  const small: Json = {};
+  for (const [k, v] of Object.entries(input)) {
+    small[k] = typeof v === 'string' && v.length > 300 ? `${v.slice(0, 300)}…` : v;
+  }
+  return JSON.stringify(small).length <= MAX_INPUT_CHARS ? small : { truncated: true };
+}
+
+export interface TranscriptState {
+  /** tool_use id → tool name (and command), so results can say which call they answer. */
+  tools: Map<string, { name: string; command?: string }>;
+}
+
+export function newTranscriptState(): TranscriptState {
+  return { tools: new Map() };
+}
+
+function event(
+  id: string,
+  type: EventType,
+  timestamp: string,
+  content: string,
+  metadata?: Json,
+): RawEventInput | undefined {
+  const text = capContent(content);
+  if (!text.trim()) return undefined;
+  return { eventId: id, type, timestamp, content: text, ...(metadata ? { metadata } : {}) };
+}
+
+/** The events of one transcript entry (one JSONL line, parsed). */
+export function entryToEvents(entry: unknown, state: TranscriptState = newTranscriptState()): RawEventInput[] {
+  if (!isObject(entry)) return [];
+  const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined;
+  const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
+  const message = isObject(entry.message) ? entry.message : undefined;
+  if (!uuid || !timestamp || !message) return [];
+  // Subagent lines and harness-injected lines are not the session's own conversation.
+  if (entry.isSidechain === true || entry.isMeta === true) return [];
+
+  const cwd = typeof entry.cwd === 'string' ? entry.cwd : undefined;
+  const out: Array<RawEventInput | undefined> = [];
+  const content = message.content;
+  if (entry.type === 'user') {
+    if (entry.isCompactSummary === true)
+      return [event(`${uuid}`, 'note', timestamp, blockText(content), { kind: 'compact-summary' })].filter(isEvent);
+    if (typeof content === 'string') out.push(event(uuid, 'prompt', timestamp, content));
+    else if (Array.isArray(content)) {
+      content.forEach((block, i) => {
+        if (!isObject(block)) return;
+        const id = `${uuid}:${i}`;
+        if (block.type === 'text' && typeof block.text === 'string')
+          out.push(event(id, 'prompt', timestamp, block.text));
+        if (block.type === 'tool_result') {
+          const toolUseId = typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
+          const call = toolUseId ? state.tools.get(toolUseId) : undefined;
+          const tool = call?.name;
+          const text = blockText(block.content);
+          // Claude Code's own complaint about a tool call, not a failure in the project.
+          const isError = block.is_error === true && !text.trimStart().startsWith('<tool_use_error>');
+          const type: EventType = isError ? 'error' : tool && COMMAND_TOOLS.has(tool) ? 'command' : 'tool_result';
+          out.push(
+            event(id, type, timestamp, text, {
+              ...(toolUseId ? { toolUseId } : {}),
+              ...(tool ? { tool } : {}),
+              ...(call?.command ? { command: call.command } : {}),
+              ...(isError ? { isError: true } : {}),
+            }),
+          );
+        }
+      });
+    }
+  } else if (entry.type === 'assistant' && Array.isArray(content)) {
+    content.forEach((block, i) => {
+      if (!isObject(block)) return;
+      const id = `${uuid}:${i}`;
+      if (block.type === 'text' && typeof block.text === 'string')
+        out.push(event(id, 'response', timestamp, block.text));
+      if (block.type === 'tool_use' && typeof block.name === 'string') {
+        const input = relativizeInput(isObject(block.input) ? block.input : {}, cwd);
+        if (typeof block.id === 'string') {
+          state.tools.set(block.id, {
+            name: block.name,
+            ...(typeof input.command === 'string' ? { command: input.command.slice(0, 500) } : {}),
+          });
+        }
+        out.push(
+          event(id, 'tool_call', timestamp, describeToolUse(block.name, input), {
+            tool: block.name,
+            ...(typeof block.id === 'string' ? { toolUseId: block.id } : {}),
+            input: trimInput(input),
+          }),
+        );
+      }
+    });
+  }
+  return out.filter(isEvent);
+}
+
+function isEvent(e: RawEventInput | undefined): e is RawEventInput {
+  return e !== undefined;
+}
+
+/** Every event of a whole transcript text; lines that are not JSON are skipped. */
+export function transcriptToEvents(jsonl: string): RawEventInput[] {
+  const state = newTranscriptState();
+  return jsonl.split('\n').flatMap((line) => {
+    if (!line.trim()) return [];
+    try {
+      return entryToEvents(JSON.parse(line), state);
+    } catch {
+      return [];
+    }
+  });
+}
