@@ -12,10 +12,17 @@ export function selectRelatedHints(
   limit: number,
 ): ExistingHint[] {
   const batchWords = new Set<string>();
+  // A hint's key is split on hyphens, so hyphenated words and path parts count word by word too.
+  const addAll = (text: string) => {
+    for (const w of significantWords(text)) {
+      batchWords.add(w);
+      for (const part of w.split('-')) batchWords.add(part);
+    }
+  };
   for (const e of events) {
-    for (const w of significantWords(e.content.slice(0, 4000))) batchWords.add(w);
+    addAll(e.content.slice(0, 4000));
     const path = e.metadata?.path;
-    if (typeof path === 'string') for (const w of significantWords(path.replace(/\//g, ' '))) batchWords.add(w);
+    if (typeof path === 'string') addAll(path.replace(/[/.]/g, ' '));
   }
   const scored = hints.map((hint, index) => {
     const [, topic = '', key = ''] = hint.dedupHint.split(':');

@@ -48,14 +48,19 @@ describe('reinforcedConfidence', () => {
     expect(reinforcedConfidence(0.123, 0)).toBe(0.342);
   });
 
-  it('never exceeds 0.99, however certain both sides are', () => {
+  it('never raises past 0.99, however certain the new evidence is', () => {
     expect(reinforcedConfidence(0.99, 0.5)).toBe(0.99);
-    expect(reinforcedConfidence(1, 1)).toBe(0.99);
+    expect(reinforcedConfidence(0.5, 1)).toBe(0.99);
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
+      fc.property(fc.double({ min: 0, max: 0.99, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
         expect(reinforcedConfidence(a, b)).toBeLessThanOrEqual(0.99);
       }),
     );
+  });
+
+  it('keeps a confidence already above 0.99 (a manual item at 1.0)', () => {
+    expect(reinforcedConfidence(1, 0.6)).toBe(1);
+    expect(reinforcedConfidence(0.995, 0)).toBe(0.995);
   });
 
   it('never falls below either input, up to the 0.99 cap', () => {

@@ -27,10 +27,12 @@ function sameContent(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** Reinforcement closes a quarter of the gap to certainty, and never lowers confidence. */
+/** Reinforcement closes a quarter of the gap to certainty, up to 0.99, and never lowers confidence. */
 export function reinforcedConfidence(existing: number, incoming: number): number {
   const base = Math.max(existing, incoming);
-  return Math.round(Math.min(0.99, base + (1 - base) * 0.25) * 1000) / 1000;
+  const raised = Math.round(Math.min(0.99, base + (1 - base) * 0.25) * 1000) / 1000;
+  // Evidence adds up to 0.99 at most, but a confidence already above that (a manual item) stays.
+  return Math.max(existing, raised);
 }
 
 /**

@@ -41,15 +41,20 @@ function segmentWords(path: string): string[] {
     const container = parts.map((p) => CONTAINER_DIRS.has(p.toLowerCase())).lastIndexOf(true);
     parts = container >= 0 ? parts.slice(container) : parts.slice(-3);
   }
-  return parts
-    .slice(0, -1)
-    .map((s) =>
-      s
-        .toLowerCase()
-        .replace(/[^a-z0-9-]+/g, '-')
-        .replace(/^-+|-+$/g, ''),
-    )
-    .filter((s) => s && !CONTAINER_DIRS.has(s));
+  return (
+    parts
+      .slice(0, -1)
+      // One hyphen between words and a bounded length, so the key always fits SCHEMA_KEY_PATTERN.
+      .map((s) =>
+        s
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 40)
+          .replace(/-+$/, ''),
+      )
+      .filter((s) => s && !CONTAINER_DIRS.has(s))
+  );
 }
 
 /** The area a set of files belongs to: the first directories they share, past src/apps/…. */

@@ -27,5 +27,6 @@ export function parseModelOutput(content: string): ParsedOutput {
       problem: `it does not match the schema: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
     };
   }
-  return { ok: true, items: result.data.items };
+  // Code-map nodes come from scanning code, never from a conversation.
+  return { ok: true, items: result.data.items.filter((i) => i.type !== 'CodeMapNode') };
 }
