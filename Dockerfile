@@ -15,6 +15,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
-ENV APP=ingest-api PORT=8080
+ENV APP=ingest-api HOST=0.0.0.0 PORT=8080
 EXPOSE 8080
 CMD ["sh", "-c", "exec node --enable-source-maps dist/apps/${APP}/src/main.js"]

@@ -47,3 +47,29 @@ describe('metrics', () => {
     expect(text).toMatch(/^memex_queue_depth\{queue="enrichment",state="delayed"\} 1$/m);
   });
 });
+
+describe('a Redis that stops answering', () => {
+  it('still accepts events (answering within the command timeout), still serves metrics, and is not ready', async () => {
+    const { apiKey } = ctx.project;
+    ctx.redisProxy.blackhole();
+    try {
+      const res = await request(`${ctx.server.url}/api/v2/events`, {
+        key: apiKey,
+        body: { sessionId: 'silent-redis', events: [event()] },
+      });
+      expect(res).toMatchObject({ status: 202, body: { accepted: 1, duplicates: 0 } });
+      const metrics = await request<string>(`${ctx.server.url}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toMatch(/^memex_ingest_enqueue_failures_total [1-9]/m);
+      expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(503);
+    } finally {
+      ctx.redisProxy.restore();
+    }
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await request(`${ctx.server.url}/health/ready`)).status;
+    }
+    expect(status).toBe(200);
+  });
+});

@@ -1,6 +1,8 @@
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { INGEST_LIMITS } from '@memex/domain';
 import { event, request, type ErrorBody } from '../support/http';
+import { storeEvents } from '../support/events';
+import { startTestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 
 const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
@@ -100,12 +102,68 @@ describe('POST /api/v2/events', () => {
   });
 
   it('does not enqueue for a batch made only of duplicates', async () => {
+    // Stored without the HTTP path, so no enqueue (and no in-process memory of one) happened.
     const e = event();
-    await post({ sessionId: 'sess-only-dups', events: [e] });
-    const [job] = await jobsFor('sess-only-dups');
-    await job?.remove();
-    await post({ sessionId: 'sess-only-dups', events: [e] });
+    await storeEvents(ctx.server.app, ctx.project.projectId, 'sess-only-dups', [e as never]);
+    const res = await post({ sessionId: 'sess-only-dups', events: [e] });
+    expect(res.body).toEqual({ accepted: 0, duplicates: 1 });
     expect(await jobsFor('sess-only-dups')).toHaveLength(0);
+  });
+
+  it('collapses batches for one session arriving at two replicas into one job (Redis-side deduplication)', async () => {
+    const replica = await startTestApp([IngestApiModule], {
+      DATABASE_URL: ctx.database.url,
+      QUEUE_PREFIX: ctx.server.config.QUEUE_PREFIX,
+      ENRICHMENT_DEBOUNCE_MS: '60000',
+    });
+    try {
+      await post({ sessionId: 'sess-replicas', events: [event()] });
+      const res = await request(`${replica.url}/api/v2/events`, {
+        key: ctx.project.apiKey,
+        body: { sessionId: 'sess-replicas', events: [event()] },
+      });
+      expect(res.body).toEqual({ accepted: 1, duplicates: 0 });
+      expect(await jobsFor('sess-replicas')).toHaveLength(1);
+    } finally {
+      // The replica shares the prefix: closing it must not purge this file's queue keys.
+      await replica.app.close();
+    }
+  });
+
+  it('refuses unpaired UTF-16 surrogates (PostgreSQL cannot store them) with 400, storing nothing', async () => {
+    for (const body of [
+      { sessionId: 'sess-surrogate', events: [event({ content: 'a\ud800b' })] },
+      { sessionId: 'sess-surrogate', events: [event({ metadata: { note: '\udc00' } })] },
+      { sessionId: 'sess-surrogate', branch: 'feature-\ud83d', events: [event()] },
+    ]) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect((res.body as ErrorBody).error.message).toMatch(/unpaired surrogate/);
+    }
+    expect(await storedEventIds('sess-surrogate')).toEqual([]);
+    const ok = await post({ sessionId: 'sess-surrogate', events: [event({ content: 'paired \ud83d\ude00 is fine' })] });
+    expect(ok.status).toBe(202);
+  });
+
+  it('survives concurrent batches that insert the same event ids in opposite orders (deadlock retry)', async () => {
+    const statuses: number[] = [];
+    let accepted = 0;
+    for (let round = 0; round < 20; round += 1) {
+      const ids = Array.from({ length: 200 }, (_, i) => `order-${round}-${i}`);
+      const results = await Promise.all([
+        post({ sessionId: `sess-deadlock-a-${round}`, events: ids.map((eventId) => event({ eventId })) }),
+        post({
+          sessionId: `sess-deadlock-b-${round}`,
+          events: [...ids].reverse().map((eventId) => event({ eventId })),
+        }),
+      ]);
+      for (const r of results) {
+        statuses.push(r.status);
+        if (r.status === 202) accepted += (r.body as { accepted: number }).accepted;
+      }
+    }
+    expect(statuses.filter((s) => s !== 202)).toEqual([]);
+    expect(accepted).toBe(20 * 200);
   });
 
   it(`accepts ${INGEST_LIMITS.maxEventsPerBatch} events and refuses one more with 413, storing nothing`, async () => {

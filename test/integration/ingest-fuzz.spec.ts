@@ -240,4 +240,63 @@ describe('ingest fuzzing', () => {
     const rows = await ctx.database.db.selectFrom('raw_events').select('content').orderBy('seq').execute();
     expect(rows.map((r) => r.content)).toEqual(contents);
   });
+
+  it('accepts any schema-valid batch, in any Unicode, and stores its text verbatim', async () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+    );
+    const validBatchOf = fc
+      .record({
+        sessionId: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,30}$/),
+        events: fc.uniqueArray(
+          fc.record({
+            eventId: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,60}$/),
+            type: fc.constantFrom(...EVENT_TYPES),
+            timestamp: fc
+              .date({
+                min: new Date('1970-01-02T00:00:00Z'),
+                max: new Date('9999-12-30T00:00:00Z'),
+                noInvalidDate: true,
+              })
+              .map((d) => d.toISOString()),
+            content: text,
+            metadata: fc.option(
+              fc.dictionary(text, fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 4 }),
+              { nil: undefined },
+            ),
+          }),
+          { minLength: 1, maxLength: 8, selector: (e) => e.eventId },
+        ),
+      })
+      .filter((b) => eventBatchSchema.safeParse(b).success);
+
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(validBatchOf, { minLength: 1, maxLength: 4 }), async (batches) => {
+        run += 1;
+        // Event ids unique per run, so every event is new; several batches at once, as real clients send them.
+        const tagged = batches.map((b, i) => ({
+          ...b,
+          sessionId: `${b.sessionId}-${run}-${i}`,
+          events: b.events.map((e) => ({ ...e, eventId: `u${run}-${i}-${e.eventId}` })),
+        }));
+        const results = await Promise.all(
+          tagged.map((b) => request(`${ctx.server.url}/api/v2/events`, { key: ctx.project.apiKey, body: b })),
+        );
+        for (const [i, r] of results.entries()) {
+          if (r.status !== 202) throw new Error(`valid batch got ${r.status}: ${JSON.stringify(r.body)}`);
+          expect(r.body).toEqual({ accepted: tagged[i]!.events.length, duplicates: 0 });
+        }
+        const sample = tagged[0]!.events[0]!;
+        const row = await ctx.database.db
+          .selectFrom('raw_events')
+          .select('content')
+          .where('event_id', '=', sample.eventId)
+          .executeTakeFirstOrThrow();
+        expect(row.content).toBe(sample.content);
+      }),
+      { seed: SEED, numRuns: Math.ceil(RUNS / 6) },
+    );
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ describe('database bootstrap', () => {
   it('applies every migration exactly once when replicas start together', async () => {
     const replicas = Array.from({ length: 4 }, () => createDatabase({ url, poolSize: 2 }));
     try {
-      const applied = await Promise.all(replicas.map((db) => migrateToLatest(db, url)));
+      const applied = (await Promise.all(replicas.map((db) => migrateToLatest(db, url)))).map((o) => o.applied);
       // One replica applied everything; the others waited on the lock and found nothing to do.
       expect(applied.flat().sort()).toEqual(Object.keys(MIGRATIONS).sort());
       expect(applied.filter((a) => a.length > 0)).toHaveLength(1);
@@ -28,9 +28,23 @@ describe('database bootstrap', () => {
       expect(tables.rows.map((t) => t.table_name)).toEqual(
         expect.arrayContaining(['api_keys', 'item_history', 'memory_items', 'projects', 'raw_events', 'sessions']),
       );
-      expect(await migrateToLatest(db, url)).toEqual([]);
+      expect(await migrateToLatest(db, url)).toEqual({ applied: [], newer: [] });
     } finally {
       await Promise.all(replicas.map((db) => db.destroy()));
+    }
+  });
+
+  it('runs on a database a newer release already migrated, reporting what it does not know', async () => {
+    const db = createDatabase({ url, poolSize: 1 });
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_future', now())`.execute(db);
+      expect(await migrateToLatest(db, url)).toEqual({ applied: [], newer: ['9999_future'] });
+
+      // Newer migrations and a missing known one: not a state any release sequence makes.
+      await sql`delete from kysely_migration where name = ${Object.keys(MIGRATIONS)[0]}`.execute(db);
+      await expect(migrateToLatest(db, url)).rejects.toThrow(/does not know \(9999_future\) and lacks 0001_initial/);
+    } finally {
+      await db.destroy();
     }
   });
 });

@@ -90,4 +90,40 @@ describe('SIGTERM', () => {
       run.child.kill('SIGKILL');
     }
   });
+
+  it('exits once SHUTDOWN_TIMEOUT_MS has passed, even while a request is stuck', async () => {
+    const { apiKey } = await new ProjectRepository(database.db).createWithKey('deadline');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const run = runEntry(INGEST, {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: uniqueName('memex_test'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT_MS: '1500',
+    });
+    const blocker = new Client({ connectionString: database.url });
+    try {
+      await waitForHttp(`${url}/health/live`);
+      await request(`${url}/api/v2/events`, { key: apiKey, body: { sessionId: 'stuck', events: [event()] } });
+      await blocker.connect();
+      await blocker.query('begin');
+      await blocker.query(`select id from sessions where external_id = 'stuck' for update`);
+      const stuck = request(`${url}/api/v2/events`, {
+        key: apiKey,
+        body: { sessionId: 'stuck', events: [event()] },
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toEqual({ code: 1, signal: null });
+      expect(run.stderr()).toContain('still draining 1500 ms after SIGTERM; exiting now');
+      await stuck;
+    } finally {
+      await blocker.query('rollback').catch(() => undefined);
+      await blocker.end().catch(() => undefined);
+      run.child.kill('SIGKILL');
+    }
+  });
 });

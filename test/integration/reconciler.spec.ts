@@ -1,4 +1,8 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import IORedis from 'ioredis';
 import { EnqueueReconciler, IngestApiModule } from '../../apps/ingest-api/src';
+import { QUEUES } from '@memex/queue';
+import { TEST_REDIS_URL } from '../support/test-app';
 import { event, request } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
 
@@ -66,4 +70,77 @@ describe('reconciler', () => {
     await ctx.queue.queue.drain(true);
     expect(await ctx.server.app.get(EnqueueReconciler).runOnce(new Date(Date.now() + 60_000))).toBe(0);
   });
+
+  it('pages through every lagging session, and counts only the jobs it really added', async () => {
+    await ctx.queue.queue.obliterate({ force: true });
+    const old = new Date(Date.now() - 3_600_000);
+    const rows = Array.from({ length: 620 }, (_, i) => ({
+      id: `01PAGE${String(i).padStart(20, '0')}`,
+      project_id: ctx.project.projectId,
+      external_id: `paged-${i}`,
+      last_event_at: old,
+      last_event_seq: 1,
+    }));
+    await ctx.database.db.insertInto('sessions').values(rows).execute();
+    const reconciler = ctx.server.app.get(EnqueueReconciler);
+    expect(await reconciler.runOnce()).toBe(620);
+    const waiting = await ctx.queue.queue.getJobs(['waiting']);
+    expect(new Set(waiting.map((j) => j.data.sessionId)).size).toBe(620);
+    // Their jobs are waiting: a second pass adds nothing and says so.
+    expect(await reconciler.runOnce()).toBe(0);
+  });
+
+  it('leaves a job that failed for good to operators, and replaces one that finished while its session still lags', async () => {
+    await ctx.queue.queue.obliterate({ force: true });
+    await ctx.database.db.deleteFrom('sessions').where('external_id', 'like', 'paged-%').execute();
+    const old = new Date(Date.now() - 3_600_000);
+    await ctx.database.db
+      .insertInto('sessions')
+      .values(
+        ['fails', 'finishes'].map((name, i) => ({
+          id: `01STATE${String(i).padStart(19, '0')}`,
+          project_id: ctx.project.projectId,
+          external_id: name,
+          last_event_at: old,
+          last_event_seq: 7,
+        })),
+      )
+      .execute();
+    const reconciler = ctx.server.app.get(EnqueueReconciler);
+    expect(await reconciler.runOnce()).toBe(2);
+
+    // A worker that fails the one for good (no retries left) and completes the other without moving its cursor.
+    const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const worker = new Worker(
+      QUEUES.enrichment,
+      async (job) => {
+        if (job.data.sessionId.endsWith('0')) throw new UnrecoverableError('model down');
+        return 'done';
+      },
+      { connection, prefix: ctx.server.config.QUEUE_PREFIX },
+    );
+    try {
+      await waitFor(async () => {
+        const counts = await ctx.queue.queue.getJobCounts('failed', 'completed');
+        return counts.failed === 1 && counts.completed === 1;
+      });
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+
+    expect(await reconciler.runOnce()).toBe(1);
+    const waiting = await ctx.queue.queue.getJobs(['waiting']);
+    expect(waiting.map((j) => j.data.sessionId)).toEqual([`01STATE${String(1).padStart(19, '0')}`]);
+    const failed = await ctx.queue.queue.getJobs(['failed']);
+    expect(failed.map((j) => j.failedReason)).toEqual(['model down']);
+  });
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -15,7 +15,11 @@ export async function storeEvents(
 }
 
 let n = 0;
-export function rawEvent(type: RawEventInput['type'], content: string, metadata?: Record<string, unknown>): RawEventInput {
+export function rawEvent(
+  type: RawEventInput['type'],
+  content: string,
+  metadata?: Record<string, unknown>,
+): RawEventInput {
   n += 1;
   return {
     eventId: `ev-${process.pid}-${n}`,

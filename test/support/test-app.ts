@@ -33,12 +33,37 @@ export async function startTestApp(
     HOST: '127.0.0.1',
     PORT: '0',
     RECONCILE_INTERVAL_MS: '3600000',
+    // Test files run in parallel and share one PostgreSQL: small pools stay well under max_connections.
+    DB_POOL_SIZE: '4',
     ...env,
   });
-  const app = await createHttpApp(rootModule(config, features));
+  const app = await createHttpApp(rootModule(config, features), config);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address() as { port: number };
-  return { app, config, url: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+  return {
+    app,
+    config,
+    url: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await app.close();
+      await purgeQueuePrefix(config.QUEUE_PREFIX);
+    },
+  };
+}
+
+/** Deletes every key under a test's queue prefix, so test runs leave nothing in Redis. */
+export async function purgeQueuePrefix(prefix: string): Promise<void> {
+  const redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: 3 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Read access to a test app's queue, straight from Redis. */
@@ -51,7 +76,6 @@ export async function openQueue(
   return {
     queue,
     async close() {
-      await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
       connection.disconnect();
     },

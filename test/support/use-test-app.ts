@@ -20,13 +20,19 @@ export interface TestAppContext {
  */
 export function useTestApp(
   features: Type[],
-  options: { env?: Record<string, string | undefined>; redisProxy?: boolean } = {},
+  /** `env` may be a function, read in `beforeAll` (after servers declared earlier have started). */
+  options: {
+    env?: Record<string, string | undefined> | (() => Record<string, string | undefined>);
+    redisProxy?: boolean;
+  } = {},
 ): TestAppContext {
   const context = {} as TestAppContext;
 
   beforeAll(async () => {
     context.database = await createTestDatabase();
-    const env: Record<string, string | undefined> = { ...options.env };
+    const env: Record<string, string | undefined> = {
+      ...(typeof options.env === 'function' ? options.env() : options.env),
+    };
     if (options.redisProxy) {
       const redis = new URL(TEST_REDIS_URL);
       context.redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
@@ -38,8 +44,8 @@ export function useTestApp(
   });
 
   afterAll(async () => {
-    await context.queue?.close();
     await context.server?.close();
+    await context.queue?.close();
     await context.redisProxy?.stop();
     await context.database?.drop();
   });

@@ -5,6 +5,6 @@ import { EnrichmentWorkerModule } from './enrichment-worker.module';
 /** The worker on its own: its only HTTP endpoints are health and metrics. */
 runMain(async (config) => {
   await prepareRuntime(config);
-  const app = await createHttpApp(rootModule(config, [EnrichmentWorkerModule]));
+  const app = await createHttpApp(rootModule(config, [EnrichmentWorkerModule]), config);
   await app.listen({ host: config.HOST, port: config.PORT });
 });

@@ -5,7 +5,7 @@ import { CONFIG } from '@memex/server';
 import { EnrichmentEnqueuer } from './enrichment-enqueuer';
 import { IngestMetrics } from './ingest.metrics';
 
-const BATCH = 500;
+const PAGE = 500;
 
 /**
  * Postgres is the source of truth: any session whose newest event is past its enrichment
@@ -50,13 +50,21 @@ export class EnqueueReconciler implements OnApplicationBootstrap, OnApplicationS
   private async pass(now: Date): Promise<number> {
     const quietSince = new Date(now.getTime() - this.config.RECONCILE_GRACE_MS);
     let enqueued = 0;
-    for (const session of await this.sessions.findLagging(quietSince, BATCH)) {
-      const ok = await this.enqueuer.now(
-        { projectId: session.projectId, sessionId: session.id },
-        session.lastEventSeq,
-        'reconcile',
-      );
-      if (ok) enqueued += 1;
+    let after: { lastEventAt: Date; id: string } | undefined;
+    // Page through every lagging session: a stuck few must not hide the rest.
+    for (;;) {
+      const page = await this.sessions.findLagging(quietSince, PAGE, after);
+      for (const session of page) {
+        const outcome = await this.enqueuer.now(
+          { projectId: session.projectId, sessionId: session.id },
+          session.lastEventSeq,
+          'reconcile',
+        );
+        if (outcome === 'added') enqueued += 1;
+      }
+      if (page.length < PAGE) break;
+      const last = page[page.length - 1]!;
+      after = { lastEventAt: last.lastEventAt, id: last.id };
     }
     if (enqueued > 0) {
       this.metrics.reconciled.inc(enqueued);

@@ -6,6 +6,9 @@ import { JOBS, QUEUES } from '@memex/queue';
 import { CONFIG, TtlCache } from '@memex/server';
 import { IngestMetrics } from './ingest.metrics';
 
+/** added: a new job; pending: one is already waiting; failed: one failed for good (operators retry it); error: Redis said no. */
+export type EnqueueOutcome = 'added' | 'pending' | 'failed' | 'error';
+
 export interface SessionRef {
   projectId: string;
   sessionId: string;
@@ -26,46 +29,68 @@ export class EnrichmentEnqueuer {
     @Inject(CONFIG) private readonly config: Config,
     private readonly metrics: IngestMetrics,
   ) {
-    this.recent = new TtlCache(Math.max(1, config.ENRICHMENT_DEBOUNCE_MS), 50_000);
+    // Shorter than BullMQ's window, so this memory never outlives the Redis-side deduplication.
+    this.recent = new TtlCache(Math.max(1, Math.floor(config.ENRICHMENT_DEBOUNCE_MS * 0.8)), 50_000);
   }
 
   /**
-   * After a batch: the job waits out the debounce window, and every batch of the session
-   * arriving within it is absorbed by BullMQ's deduplication instead of adding a job.
+   * After a batch: the job waits out the window, and every batch of the session arriving
+   * within it is absorbed by BullMQ's deduplication (across replicas) instead of adding a job.
+   * This process also remembers its own recent adds, for a little less than the window, so
+   * most repeats never reach Redis at all.
    */
-  async afterBatch(ref: SessionRef): Promise<boolean> {
-    const debounce = this.config.ENRICHMENT_DEBOUNCE_MS;
-    if (debounce === 0) return this.add(ref, {});
-    if (this.recent.get(ref.sessionId)) return true;
-    const added = await this.add(ref, {
-      delay: debounce,
-      deduplication: { id: `enrich-${ref.sessionId}`, ttl: debounce },
+  async afterBatch(ref: SessionRef): Promise<EnqueueOutcome> {
+    const window = this.config.ENRICHMENT_DEBOUNCE_MS;
+    if (window === 0) return this.add(ref, {});
+    if (this.recent.get(ref.sessionId)) return 'pending';
+    this.recent.set(ref.sessionId, true);
+    const outcome = await this.add(ref, {
+      delay: window,
+      deduplication: { id: `enrich-${ref.sessionId}`, ttl: window },
     });
-    if (added) this.recent.set(ref.sessionId, true);
-    return added;
+    if (outcome === 'error') this.recent.delete(ref.sessionId);
+    return outcome;
   }
 
   /**
-   * At once, identified by the session's newest event: asking twice for the same state of a
-   * session is one job, while a session that has moved on gets a new one.
+   * At once, identified by the session's newest event, so asking twice for the same state
+   * of a session makes one job. A finished job with that id is replaced (its session still
+   * lags, or we would not be asked); a job that failed for good is left for an operator to
+   * retry, not retried here in a loop.
    */
-  now(ref: SessionRef, lastEventSeq: number, reason: 'complete' | 'reconcile'): Promise<boolean> {
-    return this.add(ref, { jobId: `${reason}-${ref.sessionId}-${lastEventSeq}` });
+  async now(ref: SessionRef, lastEventSeq: number, reason: 'complete' | 'reconcile'): Promise<EnqueueOutcome> {
+    const jobId = `${reason}-${ref.sessionId}-${lastEventSeq}`;
+    try {
+      const existing = await this.queue.getJob(jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state === 'failed') return 'failed';
+        if (state !== 'completed') return 'pending';
+        await existing.remove();
+      }
+    } catch (error) {
+      return this.failed(ref, error);
+    }
+    return this.add(ref, { jobId });
   }
 
-  private async add(ref: SessionRef, options: JobsOptions): Promise<boolean> {
+  private async add(ref: SessionRef, options: JobsOptions): Promise<EnqueueOutcome> {
     const job = JOBS.enrichSession;
     const payload = job.schema.parse({ projectId: ref.projectId, sessionId: ref.sessionId });
     try {
       await this.queue.add(job.name, payload, { ...job.options, ...options });
-      return true;
+      return 'added';
     } catch (error) {
-      this.metrics.enqueueFailures.inc();
-      this.logger.warn(
-        { sessionId: ref.sessionId, err: (error as Error).message },
-        'enrichment enqueue failed; the reconciler will retry',
-      );
-      return false;
+      return this.failed(ref, error);
     }
+  }
+
+  private failed(ref: SessionRef, error: unknown): 'error' {
+    this.metrics.enqueueFailures.inc();
+    this.logger.warn(
+      { sessionId: ref.sessionId, err: (error as Error).message },
+      'enrichment enqueue failed; the reconciler will retry',
+    );
+    return 'error';
   }
 }

@@ -3,7 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { Counter } from 'prom-client';
 import { QUEUES } from '@memex/queue';
-import { MetricsRegistry } from '@memex/server';
+import { MetricsRegistry, withDeadline } from '@memex/server';
 
 const DEPTH_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
@@ -27,7 +27,7 @@ export class IngestMetrics {
     this.reconciled = metrics.counter('memex_ingest_reconciled_total', 'Sessions re-enqueued by the reconciler');
     metrics.gauge('memex_queue_depth', 'Jobs in a queue by state', ['queue', 'state'], async (gauge) => {
       try {
-        const counts = await queue.getJobCounts(...DEPTH_STATES);
+        const counts = await withDeadline(queue.getJobCounts(...DEPTH_STATES), 1000);
         for (const state of DEPTH_STATES) gauge.set({ queue: queue.name, state }, counts[state] ?? 0);
       } catch {
         // Redis away: the scrape still answers, without a depth this time.

@@ -36,7 +36,8 @@ export class IngestService {
       });
     }
     const completed = await this.sessions.markCompleted(session.id, new Date());
-    const enqueued = await this.enqueuer.now({ projectId, sessionId: session.id }, completed.lastEventSeq, 'complete');
-    return { sessionId: externalSessionId, enqueued };
+    const outcome = await this.enqueuer.now({ projectId, sessionId: session.id }, completed.lastEventSeq, 'complete');
+    // True when a job for the session's current state exists now: added, or already waiting.
+    return { sessionId: externalSessionId, enqueued: outcome === 'added' || outcome === 'pending' };
   }
 }

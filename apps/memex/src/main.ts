@@ -11,7 +11,7 @@ import { ensureLocalProject } from './local-project';
  */
 runMain(async (config) => {
   const applied = await prepareRuntime(config);
-  const app = await createHttpApp(rootModule(config, [IngestApiModule, EnrichmentWorkerModule]));
+  const app = await createHttpApp(rootModule(config, [IngestApiModule, EnrichmentWorkerModule]), config);
   await app.listen({ host: config.HOST, port: config.PORT });
 
   const local = await ensureLocalProject(app.get(ProjectRepository), config.MEMEX_LOCAL_STATE_DIR);

@@ -17,7 +17,8 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
     .default('memex'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Local by default; containers set 0.0.0.0. */
+  HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(8080),
   /** Operator endpoints answer 403 while this is unset. */
   MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -47,6 +48,13 @@ export const configSchema = z.object({
   LLM_MAX_RETRIES: int(0, 10).default(2),
   /** Tokens a project may spend on the LLM per UTC day; past it, sessions use the local engine. 0: no limit. */
   LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
+  /** A request whose body has not fully arrived after this long is answered 408 and closed. */
+  HTTP_REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /**
+   * After SIGTERM, a process that has not finished draining within this long exits anyway.
+   * Give workers a grace period (Kubernetes terminationGracePeriodSeconds) above it.
+   */
+  SHUTDOWN_TIMEOUT_MS: int(1000, 3_600_000).default(25_000),
   /** Where `npm start` keeps the local project's key between runs. */
   MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
 });

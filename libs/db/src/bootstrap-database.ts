@@ -46,24 +46,55 @@ export class MigrationError extends Error {
   }
 }
 
+export interface MigrationOutcome {
+  /** Migrations this start applied. */
+  applied: string[];
+  /** Migrations the database has that this code does not know: a newer release ran first. */
+  newer: string[];
+}
+
+async function executedMigrations(lock: Client): Promise<string[]> {
+  const table = await lock.query(`select to_regclass('public.kysely_migration') as t`);
+  if (!table.rows[0]?.t) return [];
+  const rows = await lock.query<{ name: string }>('select name from kysely_migration order by name');
+  return rows.rows.map((r) => r.name);
+}
+
 /**
  * Applies pending migrations while holding a session-level advisory lock on its own
  * connection, so replicas starting together apply each migration exactly once: the others
  * wait, then find nothing left to do. (Kysely's own lock is taken only after it has created
  * its bookkeeping tables, and two replicas racing on that create can fail.)
+ *
+ * During a rolling deploy an older replica may start against a database a newer release
+ * already migrated. Migrations are forward-only and additive, so when every migration this
+ * code knows is applied it runs as it is and reports the newer ones; anything else is an error.
  */
-export async function migrateToLatest(db: Kysely<DB>, url: string): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<DB>, url: string): Promise<MigrationOutcome> {
   const lock = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const known = Object.keys(MIGRATIONS);
+    const executed = await executedMigrations(lock);
+    const newer = executed.filter((name) => !known.includes(name));
+    if (newer.length > 0) {
+      const missing = known.filter((name) => !executed.includes(name));
+      if (missing.length > 0) {
+        throw new MigrationError(
+          `the database has migrations this code does not know (${newer.join(', ')}) and lacks ${missing.join(', ')}`,
+          [],
+        );
+      }
+      return { applied: [], newer };
+    }
     const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
     const { error, results = [] } = await migrator.migrateToLatest();
     if (error) {
       const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
       throw new MigrationError(`migration ${failed} failed: ${(error as Error).message ?? error}`, results);
     }
-    return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName), newer: [] };
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.end();

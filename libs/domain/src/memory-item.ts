@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ulidSchema } from './ids';
 import { clientIdSchema } from './raw-event';
-import { hasNul } from './text-guards';
+import { hasUnstorableChars } from './text-guards';
 
 export const ITEM_TYPES = [
   'Decision',
@@ -34,7 +34,7 @@ const text = (max: number) =>
   z
     .string()
     .max(max)
-    .refine((s) => !hasNul(s), 'must not contain NUL (U+0000) characters');
+    .refine((s) => !hasUnstorableChars(s), 'must not contain NUL (U+0000) or unpaired surrogate characters');
 
 /** Lowercase words joined by single hyphens: `auth`, `token-refresh`. */
 export const TAG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasNul } from './text-guards';
+import { hasUnstorableChars } from './text-guards';
 
 export const createProjectBodySchema = z.strictObject({
   name: z
@@ -7,7 +7,7 @@ export const createProjectBodySchema = z.strictObject({
     .trim()
     .min(1)
     .max(200)
-    .refine((n) => !hasNul(n), 'must not contain NUL (U+0000) characters'),
+    .refine((n) => !hasUnstorableChars(n), 'must not contain NUL (U+0000) or unpaired surrogate characters'),
 });
 export type CreateProjectBody = z.infer<typeof createProjectBodySchema>;
 

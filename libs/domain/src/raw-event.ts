@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasNul, isIsoInstant, jsonShape, utf8Bytes } from './text-guards';
+import { hasUnstorableChars, isIsoInstant, jsonShape, utf8Bytes } from './text-guards';
 
 export const EVENT_TYPES = [
   'prompt',
@@ -47,8 +47,12 @@ const contentSchema = z.string().superRefine((value, ctx) => {
       input: undefined,
       message: `must be at most ${INGEST_LIMITS.maxContentBytes} bytes of UTF-8`,
     });
-  } else if (hasNul(value)) {
-    ctx.addIssue({ code: 'custom', input: undefined, message: 'must not contain NUL (U+0000) characters' });
+  } else if (hasUnstorableChars(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      input: undefined,
+      message: 'must not contain NUL (U+0000) or unpaired surrogate characters',
+    });
   }
 });
 
@@ -62,8 +66,12 @@ const metadataSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx
     });
     return;
   }
-  if (shape.hasNul) {
-    ctx.addIssue({ code: 'custom', input: undefined, message: 'must not contain NUL (U+0000) characters' });
+  if (shape.hasUnstorableChars) {
+    ctx.addIssue({
+      code: 'custom',
+      input: undefined,
+      message: 'must not contain NUL (U+0000) or unpaired surrogate characters',
+    });
     return;
   }
   if (utf8Bytes(JSON.stringify(value)) > INGEST_LIMITS.maxMetadataBytes) {
@@ -93,7 +101,7 @@ export const eventBatchSchema = z.strictObject({
     .string()
     .min(1)
     .max(INGEST_LIMITS.maxBranchLength)
-    .refine((b) => !hasNul(b), 'must not contain NUL (U+0000) characters')
+    .refine((b) => !hasUnstorableChars(b), 'must not contain NUL (U+0000) or unpaired surrogate characters')
     .optional(),
   events: z.array(rawEventInputSchema).min(1).max(INGEST_LIMITS.maxEventsPerBatch),
 });

@@ -1,4 +1,4 @@
-import { hasNul, isIsoInstant, jsonShape, utf8Bytes } from './text-guards';
+import { hasUnstorableChars, isIsoInstant, jsonShape, utf8Bytes } from './text-guards';
 
 describe('isIsoInstant', () => {
   it.each([
@@ -58,16 +58,16 @@ describe('isIsoInstant', () => {
   });
 });
 
-describe('hasNul', () => {
+describe('hasUnstorableChars', () => {
   it('finds U+0000 anywhere', () => {
-    expect(hasNul('\u0000')).toBe(true);
-    expect(hasNul('abc\u0000')).toBe(true);
+    expect(hasUnstorableChars('\u0000')).toBe(true);
+    expect(hasUnstorableChars('abc\u0000')).toBe(true);
   });
 
   it('ignores other control characters and the text "\\0"', () => {
-    expect(hasNul('a\u0001\tb\n')).toBe(false);
-    expect(hasNul('\\0 \\u0000')).toBe(false);
-    expect(hasNul('')).toBe(false);
+    expect(hasUnstorableChars('a\u0001\tb\n')).toBe(false);
+    expect(hasUnstorableChars('\\0 \\u0000')).toBe(false);
+    expect(hasUnstorableChars('')).toBe(false);
   });
 });
 
@@ -104,9 +104,9 @@ describe('jsonShape', () => {
   });
 
   it('finds NUL in a nested value or key', () => {
-    expect(jsonShape({ a: [{ b: 'x\u0000' }] }).hasNul).toBe(true);
-    expect(jsonShape({ a: { 'k\u0000': 1 } }).hasNul).toBe(true);
-    expect(jsonShape({ a: [{ b: 'x' }], c: 'd' }).hasNul).toBe(false);
+    expect(jsonShape({ a: [{ b: 'x\u0000' }] }).hasUnstorableChars).toBe(true);
+    expect(jsonShape({ a: { 'k\u0000': 1 } }).hasUnstorableChars).toBe(true);
+    expect(jsonShape({ a: [{ b: 'x' }], c: 'd' }).hasUnstorableChars).toBe(false);
   });
 
   it('walks a 100,000-deep array without overflowing the stack', () => {
@@ -116,12 +116,12 @@ describe('jsonShape', () => {
     expect(() => {
       shape = jsonShape(value);
     }).not.toThrow();
-    expect(shape).toEqual({ depth: 100_000, hasNul: false });
+    expect(shape).toEqual({ depth: 100_000, hasUnstorableChars: false });
   });
 
   it('walks a 100,000-deep object without overflowing the stack', () => {
     let value: unknown = 'end\u0000';
     for (let i = 0; i < 100_000; i++) value = { k: value };
-    expect(jsonShape(value)).toEqual({ depth: 100_001, hasNul: true });
+    expect(jsonShape(value)).toEqual({ depth: 100_001, hasUnstorableChars: true });
   });
 });

@@ -1,6 +1,12 @@
-/** PostgreSQL text and jsonb cannot hold U+0000; rejecting it up front avoids a 5xx at insert time. */
-export function hasNul(value: string): boolean {
-  return value.includes('\u0000');
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text PostgreSQL cannot store: U+0000, and UTF-16 halves without their pair (JSON lets a
+ * client send "\ud800"; text columns would turn it into U+FFFD, jsonb refuses it). Rejecting
+ * both up front keeps them from becoming a 5xx or a silent change at insert time.
+ */
+export function hasUnstorableChars(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
 }
 
 export function utf8Bytes(value: string): number {
@@ -34,7 +40,7 @@ export function isIsoInstant(value: string): boolean {
  * Depth and size of a JSON value, walked without recursion so a hostile, deeply nested
  * value cannot overflow the stack before it is rejected.
  */
-export function jsonShape(value: unknown): { depth: number; hasNul: boolean } {
+export function jsonShape(value: unknown): { depth: number; hasUnstorableChars: boolean } {
   let depth = 0;
   let nul = false;
   const stack: Array<[unknown, number]> = [[value, 1]];
@@ -42,15 +48,15 @@ export function jsonShape(value: unknown): { depth: number; hasNul: boolean } {
     const [current, level] = stack.pop() as [unknown, number];
     if (level > depth) depth = level;
     if (typeof current === 'string') {
-      if (hasNul(current)) nul = true;
+      if (hasUnstorableChars(current)) nul = true;
     } else if (Array.isArray(current)) {
       for (const child of current) stack.push([child, level + 1]);
     } else if (current !== null && typeof current === 'object') {
       for (const [key, child] of Object.entries(current)) {
-        if (hasNul(key)) nul = true;
+        if (hasUnstorableChars(key)) nul = true;
         stack.push([child, level + 1]);
       }
     }
   }
-  return { depth, hasNul: nul };
+  return { depth, hasUnstorableChars: nul };
 }

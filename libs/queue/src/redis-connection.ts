@@ -8,7 +8,8 @@ import IORedis, { type RedisOptions } from 'ioredis';
 export function createRedisConnection(url: string, role: 'producer' | 'worker', extra: RedisOptions = {}): IORedis {
   const options: RedisOptions =
     role === 'producer'
-      ? { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 }
+      ? // A Redis that stops answering (rather than refusing) must not hold a request: 2 s, then fail.
+        { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, commandTimeout: 2000 }
       : { maxRetriesPerRequest: null, enableOfflineQueue: true };
   return new IORedis(url, { ...options, retryStrategy: (times) => Math.min(times * 200, 2000), ...extra });
 }

@@ -33,9 +33,7 @@ export class ProjectKeyGuard implements CanActivate {
     const token = bearerToken(request);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <api key> header');
     // A malformed key cannot match; skipping the lookup keeps junk off the database.
-    const projectId = looksLikeApiKey(token)
-      ? await this.projects.findProjectIdByKeyHash(hashApiKey(token))
-      : undefined;
+    const projectId = looksLikeApiKey(token) ? await this.resolve(hashApiKey(token)) : undefined;
     if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
     request.projectId = projectId;
     return true;

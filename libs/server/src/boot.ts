@@ -10,7 +10,13 @@ export async function prepareRuntime(config: Config): Promise<string[]> {
   await ensureDatabaseExists(config.DATABASE_URL);
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'memex-migrate' });
   try {
-    return await migrateToLatest(db, config.DATABASE_URL);
+    const { applied, newer } = await migrateToLatest(db, config.DATABASE_URL);
+    if (newer.length > 0) {
+      process.stderr.write(
+        `memex: the database is ahead of this release (${newer.join(', ')}); running on it as it is\n`,
+      );
+    }
+    return applied;
   } finally {
     await db.destroy();
   }
@@ -38,6 +44,15 @@ export function runMain(main: (config: Config) => Promise<void>): void {
       process.exit(1);
     }
     throw error;
+  }
+  // Nest drains on SIGTERM; this bounds how long that may take, whatever hangs.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => {
+        process.stderr.write(`memex: still draining ${config.SHUTDOWN_TIMEOUT_MS} ms after ${signal}; exiting now\n`);
+        process.exit(1);
+      }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    });
   }
   main(config).catch((error: unknown) => {
     if (error instanceof DependencyUnavailableError) process.stderr.write(`memex: ${error.message}\n`);

@@ -1,13 +1,31 @@
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { Config } from '@memex/config';
 import { Logger } from 'nestjs-pino';
 import { DomainError, INGEST_LIMITS } from '@memex/domain';
 import { toErrorResponse } from './exception.filter';
 import { MetricsRegistry } from './metrics';
 
 /** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
-export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApplication> {
+/** Answers an HTTP parse error (before Fastify has a request) in the API's error shape, then closes. */
+function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({
+    error: {
+      code: status === 408 ? 'REQUEST_TIMEOUT' : status === 431 ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST',
+      message: 'malformed HTTP request',
+      details: {},
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export async function createHttpApp(rootModule: unknown, config: Config): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: INGEST_LIMITS.maxBatchBytes,
     requestIdHeader: false,
@@ -16,6 +34,16 @@ export async function createHttpApp(rootModule: unknown): Promise<NestFastifyApp
     onConstructorPoisoning: 'error',
     // A socket idle this long between requests is dropped; keeps stuck clients from holding connections.
     keepAliveTimeout: 65_000,
+    // A body that stops arriving must not hold its socket (and a shutdown) forever.
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    // Node checks that timeout only every connectionsCheckingInterval (30 s by default), and
+    // only while headersTimeout is not longer than it.
+    http: {
+      connectionsCheckingInterval: Math.max(250, Math.min(5000, config.HTTP_REQUEST_TIMEOUT_MS / 4)),
+      headersTimeout: Math.min(60_000, config.HTTP_REQUEST_TIMEOUT_MS),
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    },
+    clientErrorHandler,
     // Client ids in paths may be up to 200 characters (Fastify's default stops at 100).
     routerOptions: { maxParamLength: INGEST_LIMITS.maxIdLength + 56 },
     // Router errors (a malformed URL, an over-long parameter) never reach Nest's filter.

@@ -65,9 +65,18 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
 
 const logger = new Logger('HttpErrors');
 
+/**
+ * Only what identifies an error: database errors carry `where` / `detail` fields that can
+ * quote the row (event content) being written.
+ */
+function describeError(error: unknown): Record<string, unknown> {
+  const e = error as { name?: string; message?: string; code?: string; stack?: string };
+  return { type: e?.name, message: e?.message, code: e?.code, stack: e?.stack };
+}
+
 export function logServerError(error: unknown, request: FastifyRequest): void {
   logger.error(
-    { err: error, reqId: request.id, route: request.routeOptions?.url, method: request.method },
+    { err: describeError(error), reqId: request.id, route: request.routeOptions?.url, method: request.method },
     'unhandled error while serving a request',
   );
 }

@@ -3,22 +3,15 @@ import type { FastifyReply } from 'fastify';
 import type IORedis from 'ioredis';
 import { sql, type Kysely } from 'kysely';
 import { KYSELY, type DB } from '@memex/db';
+import { withDeadline } from './deadline';
 import { PRODUCER_REDIS } from './queue.module';
 
 async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<{ ok: boolean; error?: string }> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    await withDeadline(check(), timeoutMs);
     return { ok: true };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -2,6 +2,7 @@ export * from './auth';
 export * from './bootstrap-http';
 export * from './config.module';
 export * from './database.module';
+export * from './deadline';
 export * from './exception.filter';
 export * from './health';
 export * from './metrics';

@@ -29,6 +29,10 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expiresAt: now + this.ttlMs });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -11,6 +11,10 @@ export interface StoredBatch {
   lastEventSeq: number;
 }
 
+const DEADLOCK = '40P01';
+const SERIALIZATION_FAILURE = '40001';
+const MAX_ATTEMPTS = 5;
+
 const STORE_BATCH_SQL = `
   with session as (
     insert into sessions (id, project_id, external_id, branch, last_event_at)
@@ -42,6 +46,29 @@ export class RawEventRepository {
    * enrichment cursor that reached seq N never later sees an event below N appear.
    * One statement is one round trip and needs no explicit transaction.
    */
+  /**
+   * Two batches inserting the same event ids in opposite orders can deadlock on the unique
+   * index; Postgres aborts one. The statement is idempotent (ON CONFLICT DO NOTHING), so the
+   * aborted one simply runs again.
+   */
+  private async storeWithRetry(values: unknown[]): Promise<Array<{ seq: number; session_id: string }>> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { rows } = await this.pool.query<{ seq: number; session_id: string }>({
+          // Named, so each connection plans it once and reuses the plan: the hottest write path.
+          name: 'raw-events.store-batch',
+          text: STORE_BATCH_SQL,
+          values,
+        });
+        return rows;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (attempt >= MAX_ATTEMPTS || (code !== DEADLOCK && code !== SERIALIZATION_FAILURE)) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
   async storeBatch(projectId: string, batch: EventBatch, now: Date): Promise<StoredBatch> {
     // A repeated id inside one batch keeps its first occurrence, like a repeat across batches.
     const seen = new Set<string>();
@@ -52,12 +79,7 @@ export class RawEventRepository {
       fresh.map((e) => ({ i: e.eventId, y: e.type, t: e.timestamp, c: e.content, m: e.metadata ?? null })),
     );
 
-    const { rows } = await this.pool.query<{ seq: number; session_id: string }>({
-      // Named, so each connection plans it once and reuses the plan: the hottest write path.
-      name: 'raw-events.store-batch',
-      text: STORE_BATCH_SQL,
-      values: [newId(), projectId, batch.sessionId, batch.branch ?? null, now, events],
-    });
+    const rows = await this.storeWithRetry([newId(), projectId, batch.sessionId, batch.branch ?? null, now, events]);
 
     return {
       sessionId: rows[0]?.session_id,

@@ -42,16 +42,20 @@ export class SessionRepository {
     return toSession(row);
   }
 
-  /** Sessions with events past their enrichment cursor whose newest event is older than `quietSince`. */
-  async findLagging(quietSince: Date, limit: number): Promise<Session[]> {
-    const rows = await this.db
+  /**
+   * Sessions with events past their enrichment cursor whose newest event is older than
+   * `quietSince`, oldest first, one page after `after` (keyset, so pages never overlap).
+   */
+  async findLagging(quietSince: Date, limit: number, after?: { lastEventAt: Date; id: string }): Promise<Session[]> {
+    let query = this.db
       .selectFrom('sessions')
       .selectAll()
       .where(sql.ref('last_event_seq'), '>', sql.ref('enrichment_cursor'))
-      .where('last_event_at', '<', quietSince)
-      .orderBy('last_event_at')
-      .limit(limit)
-      .execute();
+      .where('last_event_at', '<', quietSince);
+    if (after) {
+      query = query.where((eb) => eb(eb.refTuple('last_event_at', 'id'), '>', eb.tuple(after.lastEventAt, after.id)));
+    }
+    const rows = await query.orderBy('last_event_at').orderBy('id').limit(limit).execute();
     return rows.map(toSession);
   }
 }

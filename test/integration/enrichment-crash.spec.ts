@@ -1,0 +1,124 @@
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { rawEvent } from '../support/events';
+import { request } from '../support/http';
+import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
+import { ScriptedLlm, modelAnswer } from '../support/scripted-llm';
+import { TEST_REDIS_URL } from '../support/test-app';
+import { useTestApp } from '../support/use-test-app';
+
+const llm = new ScriptedLlm();
+beforeAll(() => llm.start());
+afterAll(() => llm.stop());
+
+const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '0' } });
+
+const WORKER = 'apps/enrichment-worker/src/main.js';
+
+async function startWorker(): Promise<RunningProcess> {
+  const port = await freePort();
+  const worker = runEntry(WORKER, {
+    DATABASE_URL: ctx.database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: ctx.server.config.QUEUE_PREFIX,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    LLM_BASE_URL: llm.url,
+    LLM_TIMEOUT_MS: '60000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+  });
+  await waitForHttp(`http://127.0.0.1:${port}/health/ready`);
+  return worker;
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a worker killed mid-job', () => {
+  it('loses nothing and duplicates nothing: BullMQ hands the job to the next worker', async () => {
+    const events = [
+      rawEvent('prompt', 'We decided to send all emails through the outbox table, never directly from handlers.'),
+      rawEvent('response', 'Agreed. TODO: backfill the outbox for the emails queued before the switch.'),
+    ];
+    llm.enqueue({ hang: true });
+    llm.enqueue({
+      content: modelAnswer([
+        {
+          type: 'Decision',
+          title: 'Send all emails through the outbox table',
+          facts: 'Handlers write to the outbox table; a relay sends the emails.',
+          schemaKey: 'root/decisions',
+          dedupHint: 'decision:email:outbox-table',
+          importance: 4,
+          confidence: 0.9,
+          evidence: [{ eventId: events[0]!.eventId, quote: 'send all emails through the outbox table' }],
+        },
+        {
+          type: 'Todo',
+          title: 'Backfill the outbox for emails queued before the switch',
+          facts: 'Emails queued before the switch are not in the outbox yet.',
+          schemaKey: 'root/todos',
+          dedupHint: 'todo:email:outbox-backfill',
+          importance: 3,
+          confidence: 0.8,
+          evidence: [{ eventId: events[1]!.eventId, quote: 'backfill the outbox for the emails queued' }],
+        },
+      ]),
+    });
+
+    const first = await startWorker();
+    try {
+      const res = await request(`${ctx.server.url}/api/v2/events`, {
+        key: ctx.project.apiKey,
+        body: { sessionId: 'crash', events },
+      });
+      expect(res.status).toBe(202);
+      // The worker is inside the job, waiting on the model, when it dies.
+      await waitFor(() => llm.requests.length === 1);
+      first.child.kill('SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+
+    const session = await ctx.database.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('external_id', '=', 'crash')
+      .executeTakeFirstOrThrow();
+    expect(session.enrichment_cursor).toBe(0);
+
+    const second = await startWorker();
+    try {
+      await waitFor(async () => {
+        const s = await ctx.database.db
+          .selectFrom('sessions')
+          .select('enrichment_cursor')
+          .where('id', '=', session.id)
+          .executeTakeFirstOrThrow();
+        return s.enrichment_cursor === session.last_event_seq;
+      });
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+
+    expect(llm.requests).toHaveLength(2);
+    const items = await ctx.database.db
+      .selectFrom('memory_items')
+      .select(['type', 'dedup_hint'])
+      .where('session_id', '=', session.id)
+      .execute();
+    expect(items.map((i) => i.dedup_hint).sort()).toEqual([
+      'decision:email:outbox-table',
+      'todo:email:outbox-backfill',
+    ]);
+    const jobs = await ctx.queue.queue.getJobs(['completed']);
+    expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.created === 2)).toBe(true);
+  }, 60_000);
+});

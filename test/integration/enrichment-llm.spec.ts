@@ -1,0 +1,289 @@
+import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { ProjectRepository } from '@memex/db';
+import { MalformedModelOutputError } from '@memex/enrichment';
+import { JOBS } from '@memex/queue';
+import { rawEvent, storeEvents } from '../support/events';
+import { request } from '../support/http';
+import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../support/scripted-llm';
+import { useTestApp } from '../support/use-test-app';
+
+const llm = new ScriptedLlm();
+beforeAll(() => llm.start());
+afterAll(() => llm.stop());
+
+const ctx = useTestApp([EnrichmentWorkerModule], {
+  env: () => ({
+    LLM_BASE_URL: llm.url,
+    LLM_MODEL: 'scripted-model',
+    LLM_TIMEOUT_MS: '1000',
+    LLM_MAX_RETRIES: '2',
+    LLM_DAILY_TOKENS: '100000',
+  }),
+});
+
+const service = () => ctx.server.app.get(EnrichmentService);
+
+beforeEach(() => {
+  llm.requests.length = 0;
+});
+
+const decisionEvent = () =>
+  rawEvent('response', 'We decided to keep PostgreSQL as the only datastore because it covers queues and search.');
+const todoEvent = () =>
+  rawEvent('prompt', 'Remember to rotate the webhook signing secret before the launch on Monday.');
+
+function item(over: Record<string, unknown>) {
+  return {
+    type: 'Decision',
+    title: 'Keep PostgreSQL as the only datastore',
+    facts: 'PostgreSQL covers queues and search, so no second datastore.',
+    schemaKey: 'root/decisions',
+    dedupHint: 'decision:database:postgres-only-datastore',
+    importance: 5,
+    confidence: 0.9,
+    evidence: [],
+    ...over,
+  };
+}
+
+async function itemsOf(sessionId: string) {
+  return ctx.database.db
+    .selectFrom('memory_items')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('id')
+    .execute();
+}
+
+describe('enrichment with an OpenAI-compatible model', () => {
+  it('stores what the model found, with verified evidence, and records the tokens', async () => {
+    const [d, t] = [decisionEvent(), todoEvent()];
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'good', [d, t]);
+    llm.enqueue({
+      content: modelAnswer([
+        item({ evidence: [{ eventId: d.eventId, quote: 'keep PostgreSQL as the only datastore' }] }),
+        item({
+          type: 'Todo',
+          title: 'Rotate the webhook signing secret before launch',
+          facts: 'Rotate the webhook signing secret before the Monday launch.',
+          schemaKey: 'root/todos',
+          dedupHint: 'todo:webhooks:rotate-signing-secret',
+          importance: 3,
+          evidence: [{ eventId: t.eventId, quote: 'rotate the webhook signing   secret' }],
+        }),
+      ]),
+      usage: { prompt_tokens: 900, completion_tokens: 120 },
+    });
+
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-good');
+    expect(report).toMatchObject({ engine: 'llm', created: 2, rejected: 0, tokens: 1020, llmCalls: 1 });
+    const stored = await itemsOf(sessionId);
+    expect(stored.map((i) => i.type).sort()).toEqual(['Decision', 'Todo']);
+    expect(stored.find((i) => i.type === 'Todo')?.evidence_spans).toEqual([
+      { eventId: t.eventId, quote: 'rotate the webhook signing secret' },
+    ]);
+
+    const [sent] = llm.requests as [ChatRequestBody];
+    expect(sent.model).toBe('scripted-model');
+    expect(sent.response_format).toEqual({ type: 'json_object' });
+    expect(sent.messages[1]?.content).toContain(`<event id="${d.eventId}" type="response"`);
+    const usage = await ctx.database.db.selectFrom('llm_usage').selectAll().execute();
+    expect(usage).toEqual([expect.objectContaining({ project_id: ctx.project.projectId, tokens: 1020, calls: 1 })]);
+  });
+
+  it('rejects items whose quotes are not in the events, or that cite events outside the batch', async () => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'hallucinated', [d]);
+    llm.enqueue({
+      content: modelAnswer([
+        item({
+          dedupHint: 'decision:cache:redis',
+          title: 'Use Redis',
+          evidence: [{ eventId: d.eventId, quote: 'we decided to use Redis for caching' }],
+        }),
+        item({
+          dedupHint: 'decision:queue:kafka',
+          title: 'Use Kafka',
+          evidence: [{ eventId: 'evt-not-in-batch', quote: 'PostgreSQL as the only datastore' }],
+        }),
+        item({
+          dedupHint: 'decision:db:short',
+          title: 'Short quote',
+          evidence: [{ eventId: d.eventId, quote: 'PostgreSQL' }],
+        }),
+      ]),
+    });
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-bad-spans');
+    expect(report).toMatchObject({
+      created: 0,
+      rejected: 3,
+      rejectedBy: { 'no-verified-span': 2, 'event-outside-batch': 1 },
+    });
+    expect(await itemsOf(sessionId)).toEqual([]);
+    const metrics = (await request<string>(`${ctx.server.url}/metrics`)).body;
+    expect(metrics).toMatch(/memex_enrichment_items_rejected_total\{reason="no-verified-span"\} 2/);
+  });
+
+  it('repairs malformed output once', async () => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'repair', [d]);
+    llm.enqueue(
+      { content: 'Sure! Here are the items: {"items": [' },
+      {
+        content: modelAnswer([
+          item({
+            dedupHint: 'decision:database:repaired',
+            evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }],
+          }),
+        ]),
+      },
+    );
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-repair');
+    expect(report).toMatchObject({ created: 1, llmCalls: 2 });
+    const repair = llm.requests[1]!.messages;
+    expect(repair[repair.length - 2]).toEqual({ role: 'assistant', content: 'Sure! Here are the items: {"items": [' });
+    expect(repair[repair.length - 1]?.content).toContain('not valid JSON');
+  });
+
+  it('fails the job when the repair is malformed too, leaving the cursor and counting the tokens', async () => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'malformed', [d]);
+    const before = await ctx.database.db.selectFrom('llm_usage').select('tokens').executeTakeFirstOrThrow();
+    llm.enqueue({ content: 'not json' }, { content: '{"items": [{"type": "Decision"}]}' });
+    await expect(service().enrichSession(ctx.project.projectId, sessionId, 'run-malformed')).rejects.toBeInstanceOf(
+      MalformedModelOutputError,
+    );
+    const session = await ctx.database.db
+      .selectFrom('sessions')
+      .select('enrichment_cursor')
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    expect(session.enrichment_cursor).toBe(0);
+    expect(await itemsOf(sessionId)).toEqual([]);
+    const after = await ctx.database.db.selectFrom('llm_usage').select('tokens').executeTakeFirstOrThrow();
+    expect(after.tokens - before.tokens).toBe(300);
+  });
+
+  it('keeps a job that failed its last attempt failed with its reason, and lets an operator retry it', async () => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'retryable', [d]);
+    llm.enqueue({ content: 'nope' }, { content: 'still nope' });
+    const job = await ctx.queue.queue.add(
+      JOBS.enrichSession.name,
+      { projectId: ctx.project.projectId, sessionId },
+      { attempts: 1, jobId: 'last-attempt' },
+    );
+    await waitFor(async () => (await job.getState()) === 'failed');
+    const failed = await ctx.queue.queue.getJob('last-attempt');
+    expect(failed?.failedReason).toContain('model output unusable after one repair');
+
+    llm.enqueue({
+      content: modelAnswer([
+        item({
+          dedupHint: 'decision:database:after-retry',
+          evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }],
+        }),
+      ]),
+    });
+    await failed!.retry();
+    await waitFor(async () => (await failed!.getState()) === 'completed');
+    expect(await itemsOf(sessionId)).toHaveLength(1);
+  });
+
+  it.each([
+    ['429 with retry-after', { status: 429, content: 'slow down', headers: { 'retry-after-ms': '10' } }],
+    ['500', { status: 500, content: 'upstream exploded' }],
+    ['a timeout', { delayMs: 1500 }],
+  ])('retries a model request that failed with %s', async (_label, failure) => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(
+      ctx.server.app,
+      ctx.project.projectId,
+      `retry-${llm.requests.length}-${_label}`,
+      [d],
+    );
+    llm.enqueue(failure, {
+      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
+    });
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-retry');
+    expect(llm.requests).toHaveLength(2);
+    expect(report.created + report.reinforced).toBe(1);
+  });
+
+  it("puts the project's related dedup hints in the prompt and lets the model supersede a changed decision", async () => {
+    const first = await ctx.database.db
+      .selectFrom('memory_items')
+      .select(['id', 'dedup_hint'])
+      .where('dedup_hint', '=', 'decision:database:postgres-only-datastore')
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    const e = rawEvent(
+      'response',
+      'We are moving search out of PostgreSQL into Meilisearch, so PostgreSQL is no longer the only datastore.',
+    );
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'supersede', [e]);
+    llm.enqueue({
+      content: modelAnswer([
+        item({
+          title: 'Search moves to Meilisearch; PostgreSQL stays primary',
+          facts: 'Search runs on Meilisearch; PostgreSQL remains the primary datastore.',
+          evidence: [{ eventId: e.eventId, quote: 'moving search out of PostgreSQL into Meilisearch' }],
+        }),
+      ]),
+    });
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-supersede');
+    expect(llm.requests[0]?.messages[1]?.content).toContain('- decision:database:postgres-only-datastore (Decision)');
+    expect(report).toMatchObject({ created: 1, superseded: 1 });
+    const [replacement] = await itemsOf(sessionId);
+    const old = await ctx.database.db
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('id', '=', first.id)
+      .executeTakeFirstOrThrow();
+    expect(old).toMatchObject({ status: 'superseded', superseded_by: replacement!.id });
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .select('change')
+      .where('item_id', '=', first.id)
+      .execute();
+    expect(history.map((h) => h.change)).toContain('superseded');
+  });
+
+  it('falls back to the local engine once a project has spent its daily token budget', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('budget');
+    const d = decisionEvent();
+    const s1 = await storeEvents(ctx.server.app, other.projectId, 'budget-1', [d]);
+    llm.enqueue({
+      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
+      usage: { prompt_tokens: 99_000, completion_tokens: 2_000 },
+    });
+    expect(await service().enrichSession(other.projectId, s1, 'run-b1')).toMatchObject({
+      engine: 'llm',
+      fallback: null,
+    });
+
+    const s2 = await storeEvents(ctx.server.app, other.projectId, 'budget-2', [
+      rawEvent('prompt', 'Always validate webhook signatures before parsing the body.'),
+    ]);
+    const calls = llm.requests.length;
+    const report = await service().enrichSession(other.projectId, s2, 'run-b2');
+    expect(report).toMatchObject({ fallback: 'daily-token-budget', created: 1, tokens: 0 });
+    expect(llm.requests).toHaveLength(calls);
+    const [local] = await itemsOf(s2);
+    expect(local).toMatchObject({ type: 'Convention' });
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .select('actor')
+      .where('item_id', '=', local!.id)
+      .execute();
+    expect(history).toEqual([{ actor: 'enrichment:local' }]);
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
