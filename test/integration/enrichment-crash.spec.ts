@@ -5,6 +5,7 @@ import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support
 import { ScriptedLlm, modelAnswer } from '../support/scripted-llm';
 import { TEST_REDIS_URL } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 
 const llm = new ScriptedLlm();
 beforeAll(() => llm.start());
@@ -29,14 +30,6 @@ async function startWorker(): Promise<RunningProcess> {
   });
   await waitForHttp(`http://127.0.0.1:${port}/health/ready`);
   return worker;
-}
-
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('a worker killed mid-job', () => {

@@ -6,6 +6,7 @@ import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
 import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../support/scripted-llm';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 
 const llm = new ScriptedLlm();
 beforeAll(() => llm.start());
@@ -279,11 +280,3 @@ describe('enrichment with an OpenAI-compatible model', () => {
     expect(history).toEqual([{ actor: 'enrichment:local' }]);
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

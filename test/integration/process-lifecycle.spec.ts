@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { ProjectRepository } from '@memex/db';
 import { event, request } from '../support/http';
 import { freePort, runEntry, waitForHttp } from '../support/processes';
-import { TEST_REDIS_URL } from '../support/test-app';
+import { TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 
 const INGEST = 'apps/ingest-api/src/main.js';
@@ -30,6 +30,17 @@ describe('start-up', () => {
     expect(lines[0]).toContain('redis-server');
   });
 
+  it('says a refused login is a login problem, not a server to start', async () => {
+    const run = runEntry(INGEST, {
+      DATABASE_URL: 'postgres://no_such_role_memex@127.0.0.1:5432/memex',
+      REDIS_URL: TEST_REDIS_URL,
+    });
+    expect(await run.exited).toEqual({ code: 1, signal: null });
+    const lines = run.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/refused the login \(28000\): check the user and password in DATABASE_URL/);
+  });
+
   it('reports every configuration problem together', async () => {
     const run = runEntry(INGEST, { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });
     expect((await run.exited).code).toBe(1);
@@ -39,10 +50,14 @@ describe('start-up', () => {
 
 describe('SIGTERM', () => {
   let database: TestDatabase;
+  const prefix = uniqueName('memex_test');
   beforeAll(async () => {
     database = await createTestDatabase();
   });
-  afterAll(() => database.drop());
+  afterAll(async () => {
+    await database.drop();
+    await purgeQueuePrefix(prefix);
+  });
 
   it('drains an in-flight request, then closes the pools and exits', async () => {
     const { apiKey } = await new ProjectRepository(database.db).createWithKey('drain');
@@ -51,7 +66,7 @@ describe('SIGTERM', () => {
     const run = runEntry(INGEST, {
       DATABASE_URL: database.url,
       REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: uniqueName('memex_test'),
+      QUEUE_PREFIX: prefix,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -98,7 +113,7 @@ describe('SIGTERM', () => {
     const run = runEntry(INGEST, {
       DATABASE_URL: database.url,
       REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: uniqueName('memex_test'),
+      QUEUE_PREFIX: prefix,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

@@ -5,6 +5,7 @@ import { QUEUES } from '@memex/queue';
 import { TEST_REDIS_URL } from '../support/test-app';
 import { event, request } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 
 const ctx = useTestApp([IngestApiModule], {
   redisProxy: true,
@@ -136,11 +137,3 @@ describe('reconciler', () => {
     expect(failed.map((j) => j.failedReason)).toEqual(['model down']);
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

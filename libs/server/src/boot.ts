@@ -1,13 +1,21 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { ConfigError, loadConfig, type Config } from '@memex/config';
-import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
+import { ConfigError, loadConfig, redactUrl, type Config } from '@memex/config';
+import { MigrationError, createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
 import { PlatformModule } from './platform.module';
 import { DependencyUnavailableError, checkDependencies } from './preflight';
 
 /** What every process does before Nest starts: dependencies answer, database exists, schema current. */
 export async function prepareRuntime(config: Config): Promise<string[]> {
   await checkDependencies(config);
-  await ensureDatabaseExists(config.DATABASE_URL);
+  try {
+    await ensureDatabaseExists(config.DATABASE_URL);
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    throw new DependencyUnavailableError(
+      `cannot create the database of ${redactUrl(config.DATABASE_URL)} (${e.code ?? e.message}): ` +
+        'create it yourself, or give the user the CREATEDB privilege',
+    );
+  }
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'memex-migrate' });
   try {
     const { applied, newer } = await migrateToLatest(db, config.DATABASE_URL);
@@ -55,8 +63,9 @@ export function runMain(main: (config: Config) => Promise<void>): void {
     });
   }
   main(config).catch((error: unknown) => {
-    if (error instanceof DependencyUnavailableError) process.stderr.write(`memex: ${error.message}\n`);
-    else process.stderr.write(`memex: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+    if (error instanceof DependencyUnavailableError || error instanceof MigrationError) {
+      process.stderr.write(`memex: ${error.message}\n`);
+    } else process.stderr.write(`memex: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);
   });
 }

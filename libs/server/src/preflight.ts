@@ -27,6 +27,12 @@ export async function checkDependencies(config: Config): Promise<void> {
     await pg.connect();
     await pg.query('select 1');
   } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === '28P01' || code === '28000') {
+      throw new DependencyUnavailableError(
+        `PostgreSQL at ${redactUrl(config.DATABASE_URL)} refused the login (${code}): check the user and password in DATABASE_URL`,
+      );
+    }
     throw new DependencyUnavailableError(
       `cannot reach PostgreSQL at ${redactUrl(config.DATABASE_URL)} (${reason(error)}): start it with ` +
         `"pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start", or "docker compose up -d postgres" and point DATABASE_URL at it`,

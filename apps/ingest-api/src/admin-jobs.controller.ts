@@ -1,0 +1,64 @@
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import type { Job, Queue } from 'bullmq';
+import { z } from 'zod';
+import { DomainError } from '@memex/domain';
+import { QUEUES } from '@memex/queue';
+import { AdminTokenGuard, ZodPipe } from '@memex/server';
+
+const STATES = ['failed', 'waiting', 'delayed', 'active', 'completed'] as const;
+
+const listQuerySchema = z.strictObject({
+  queue: z.enum(Object.values(QUEUES) as [string, ...string[]]).default(QUEUES.enrichment),
+  state: z.enum(STATES).default('failed'),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+const jobParamsSchema = z.strictObject({
+  queue: z.enum(Object.values(QUEUES) as [string, ...string[]]),
+  jobId: z.string().min(1).max(300),
+});
+
+function summary(job: Job) {
+  return {
+    id: job.id,
+    name: job.name,
+    data: job.data as unknown,
+    attemptsMade: job.attemptsMade,
+    failedReason: job.failedReason ?? null,
+    returnValue: (job.returnvalue as unknown) ?? null,
+    createdAt: new Date(job.timestamp).toISOString(),
+    finishedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
+  };
+}
+
+/** Operators see jobs by state (failed ones with their reason) and send failed ones round again. */
+@Controller('api/v2/admin/jobs')
+@UseGuards(AdminTokenGuard)
+export class AdminJobsController {
+  private readonly queues: Record<string, Queue>;
+
+  constructor(@InjectQueue(QUEUES.enrichment) enrichment: Queue) {
+    this.queues = { [QUEUES.enrichment]: enrichment };
+  }
+
+  @Get()
+  async list(@Query(new ZodPipe(listQuerySchema)) query: z.infer<typeof listQuerySchema>) {
+    const queue = this.queues[query.queue]!;
+    const jobs = await queue.getJobs([query.state], 0, query.limit - 1);
+    return { queue: query.queue, state: query.state, jobs: jobs.map(summary) };
+  }
+
+  @Post(':queue/:jobId/retry')
+  @HttpCode(202)
+  async retry(@Param(new ZodPipe(jobParamsSchema)) params: z.infer<typeof jobParamsSchema>) {
+    const job = await this.queues[params.queue]!.getJob(params.jobId);
+    if (!job) throw new DomainError('NOT_FOUND', `no job ${params.jobId} in ${params.queue}`);
+    const state = await job.getState();
+    if (state !== 'failed') {
+      throw new DomainError('CONFLICT', `job ${params.jobId} is ${state}; only failed jobs can be retried`, { state });
+    }
+    await job.retry('failed');
+    return { id: job.id, state: 'waiting' };
+  }
+}

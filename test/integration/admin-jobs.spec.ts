@@ -1,0 +1,66 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import IORedis from 'ioredis';
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { JOBS, QUEUES } from '@memex/queue';
+import { request, type ErrorBody } from '../support/http';
+import { ADMIN_TOKEN, TEST_REDIS_URL } from '../support/test-app';
+import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
+
+const ctx = useTestApp([IngestApiModule]);
+
+describe('operator job endpoints', () => {
+  it('lists failed jobs with their reason and sends one round again', async () => {
+    const payload = { projectId: ctx.project.projectId, sessionId: '01ADMIN0000000000000000000' };
+    await ctx.queue.queue.add(JOBS.enrichSession.name, payload, { jobId: 'doomed' });
+    let fail = true;
+    const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const worker = new Worker(
+      QUEUES.enrichment,
+      async () => {
+        if (fail) throw new UnrecoverableError('model endpoint unreachable');
+        return 'ok';
+      },
+      { connection, prefix: ctx.server.config.QUEUE_PREFIX },
+    );
+    try {
+      await waitFor(async () => (await ctx.queue.queue.getJobCounts('failed')).failed === 1);
+      const list = await request<{ jobs: Array<{ id: string; failedReason: string; data: unknown }> }>(
+        `${ctx.server.url}/api/v2/admin/jobs?state=failed`,
+        { key: ADMIN_TOKEN },
+      );
+      expect(list.status).toBe(200);
+      expect(list.body.jobs).toEqual([
+        expect.objectContaining({ id: 'doomed', failedReason: 'model endpoint unreachable', data: payload }),
+      ]);
+
+      fail = false;
+      const retry = await request(`${ctx.server.url}/api/v2/admin/jobs/enrichment/doomed/retry`, {
+        key: ADMIN_TOKEN,
+        method: 'POST',
+      });
+      expect(retry).toMatchObject({ status: 202, body: { id: 'doomed', state: 'waiting' } });
+      await waitFor(async () => (await ctx.queue.queue.getJob('doomed'))?.returnvalue === 'ok');
+
+      const again = await request<ErrorBody>(`${ctx.server.url}/api/v2/admin/jobs/enrichment/doomed/retry`, {
+        key: ADMIN_TOKEN,
+        method: 'POST',
+      });
+      expect(again.status).toBe(409);
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+  });
+
+  it('answers 404 for an unknown job, 400 for an unknown queue or state, 401 without the admin token', async () => {
+    const missing = await request(`${ctx.server.url}/api/v2/admin/jobs/enrichment/nope/retry`, {
+      key: ADMIN_TOKEN,
+      method: 'POST',
+    });
+    expect(missing.status).toBe(404);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs?queue=mail`, { key: ADMIN_TOKEN })).status).toBe(400);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs?state=zombie`, { key: ADMIN_TOKEN })).status).toBe(400);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(401);
+  });
+});
