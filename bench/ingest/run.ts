@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { Client } from 'pg';
 import { fmt, summarize } from '../support/stats';
-import { startAllInOne } from '../support/server-process';
+import { startAllInOne, startIngestOnly } from '../support/server-process';
 
 /**
  * Ingest throughput in all-in-one mode: 100-event batches of ~1 KB events posted with
@@ -77,8 +77,8 @@ async function run(
   return { latencies, errors, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
-async function main(): Promise<void> {
-  const server = await startAllInOne('ingest');
+async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
+  const server = mode === 'ingest-api' ? await startIngestOnly('ingest') : await startAllInOne('ingest');
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const url = new URL('/api/v2/events', server.url);
@@ -96,7 +96,11 @@ async function main(): Promise<void> {
     const stored = Number((await pg.query('select count(*) from raw_events')).rows[0].count);
     await pg.end();
 
-    console.log('bench:ingest — all-in-one process, real PostgreSQL and Redis');
+    console.log(
+      mode === 'ingest-api'
+        ? 'bench:ingest — the ingest-api process alone, real PostgreSQL and Redis'
+        : 'bench:ingest — all-in-one process (npm start): ingest while the enrichment worker enriches the same load',
+    );
     console.log(
       `  batches: ${fmt(BATCHES)} × ${EVENTS_PER_BATCH} events (~1 KB each), concurrency ${CONCURRENCY}, ${SESSIONS} sessions`,
     );
@@ -112,6 +116,11 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
   }
+}
+
+async function main(): Promise<void> {
+  await measure('ingest-api');
+  await measure('all-in-one');
 }
 
 void main();

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import IORedis from 'ioredis';
 import { Client } from 'pg';
+import { ProjectRepository, createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -11,6 +13,7 @@ export interface BenchServer {
   url: string;
   apiKey: string;
   databaseUrl: string;
+  queuePrefix: string;
   child: ChildProcess;
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -24,8 +27,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Deletes a bench run's queue keys from Redis. */
+export async function purgePrefix(prefix: string): Promise<void> {
+  const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
 /** Starts the all-in-one process (`npm start`'s entry) on a fresh database, as a user would run it. */
-export async function startAllInOne(label: string, env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startAllInOne(
+  label: string,
+  env: Record<string, string> = {},
+  entry = 'dist/apps/memex/src/main.js',
+): Promise<BenchServer> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `memex_bench_${label}_${Date.now()}`;
   const dbUrl = new URL(serverUrl);
@@ -33,7 +52,7 @@ export async function startAllInOne(label: string, env: Record<string, string> =
   const stateDir = mkdtempSync(join(tmpdir(), 'memex-bench-'));
   const port = await freePort();
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/memex/src/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, entry)], {
     env: {
       ...process.env,
       DATABASE_URL: dbUrl.toString(),
@@ -59,6 +78,7 @@ export async function startAllInOne(label: string, env: Record<string, string> =
     url: `http://127.0.0.1:${port}`,
     apiKey,
     databaseUrl: dbUrl.toString(),
+    queuePrefix: name,
     child,
     peakRssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -73,6 +93,62 @@ export async function startAllInOne(label: string, env: Record<string, string> =
       await admin.connect();
       await admin.query(`drop database if exists "${name}" with (force)`);
       await admin.end();
+      await purgePrefix(name);
+    },
+  };
+}
+
+/**
+ * The ingest-api process alone (the production shape of the ingest path), on a fresh
+ * database with a project made for the run.
+ */
+export async function startIngestOnly(label: string): Promise<BenchServer> {
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `memex_bench_${label}_${Date.now()}`;
+  const dbUrl = new URL(serverUrl);
+  dbUrl.pathname = `/${name}`;
+  await ensureDatabaseExists(dbUrl.toString());
+  const db = createDatabase({ url: dbUrl.toString(), poolSize: 2 });
+  await migrateToLatest(db, dbUrl.toString());
+  const { apiKey } = await new ProjectRepository(db).createWithKey('bench');
+  await db.destroy();
+  const port = await freePort();
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/ingest-api/src/main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl.toString(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: name,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i += 1) {
+    if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    apiKey,
+    databaseUrl: dbUrl.toString(),
+    queuePrefix: name,
+    child,
+    peakRssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      const admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+      await purgePrefix(name);
     },
   };
 }

@@ -22,6 +22,10 @@ describe('significantWords', () => {
     ]);
   });
 
+  it('drops numbers with separators too (versions, counters), so hints do not hinge on them', () => {
+    expect(significantWords('#12.0 retried 1.2.3 node-20 v1.2')).toEqual(['retried', 'node-20', 'v1-2']);
+  });
+
   it('drops plain numbers and single characters but keeps words with digits', () => {
     expect(significantWords('Retry 3 times, wait 250 ms, x v2 oauth2')).toEqual([
       'retry',

@@ -13,9 +13,12 @@ const STOPWORDS = new Set(
 );
 
 export function significantWords(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9]+(?:[._-][a-z0-9]+)*/g) ?? [])
-    .map((w) => w.replace(/[._]/g, '-'))
-    .filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
+  return (
+    (text.toLowerCase().match(/[a-z0-9]+(?:[._-][a-z0-9]+)*/g) ?? [])
+      .map((w) => w.replace(/[._]/g, '-'))
+      // Numbers (12, 12-0, 1-2-3) change from one mention to the next; they must not split a hint.
+      .filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+(?:-\d+)*$/.test(w))
+  );
 }
 
 /** Words that say what was done rather than what it was about: never a hint's topic. */
