@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
@@ -16,7 +15,7 @@ import {
 import { JOBS, QUEUES } from '@memex/queue';
 import { transcriptToEvents } from '@memex/transcript';
 import { fmt, summarize } from '../support/stats';
-import { purgePrefix, startAllInOne } from '../support/server-process';
+import { freePort, purgePrefix, startAllInOne } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,14 +23,6 @@ const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 12);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

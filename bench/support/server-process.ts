@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { ProjectRepository, createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
+import { deleteQueuePrefix } from '@memex/queue';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -19,7 +19,7 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -28,15 +28,28 @@ async function freePort(): Promise<number> {
 }
 
 /** Deletes a bench run's queue keys from Redis. */
-export async function purgePrefix(prefix: string): Promise<void> {
-  const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  redis.disconnect();
+export function purgePrefix(prefix: string): Promise<void> {
+  return deleteQueuePrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
+}
+
+/** RSS and teardown of a benchmarked process: stop it, drop its database, purge its queue keys. */
+function handle(child: ChildProcess, serverUrl: string, name: string) {
+  return {
+    peakRssMb(): number {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    },
+    async stop(): Promise<void> {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      const admin = new Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+      await purgePrefix(name);
+    },
+  };
 }
 
 /** Starts the all-in-one process (`npm start`'s entry) on a fresh database, as a user would run it. */
@@ -80,21 +93,7 @@ export async function startAllInOne(
     databaseUrl: dbUrl.toString(),
     queuePrefix: name,
     child,
-    peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-      return kb / 1024;
-    },
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      const admin = new Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-      await purgePrefix(name);
-    },
+    ...handle(child, serverUrl, name),
   };
 }
 
@@ -136,19 +135,6 @@ export async function startIngestOnly(label: string): Promise<BenchServer> {
     databaseUrl: dbUrl.toString(),
     queuePrefix: name,
     child,
-    peakRssMb() {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-    },
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      const admin = new Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-      await purgePrefix(name);
-    },
+    ...handle(child, serverUrl, name),
   };
 }

@@ -59,10 +59,10 @@ describe('SIGTERM', () => {
     await purgeQueuePrefix(prefix);
   });
 
-  it('drains an in-flight request, then closes the pools and exits', async () => {
-    const { apiKey } = await new ProjectRepository(database.db).createWithKey('drain');
+  /** The ingest-api process on the file's database, with a project of its own. */
+  async function startIngest(env: Record<string, string> = {}) {
+    const { apiKey } = await new ProjectRepository(database.db).createWithKey('lifecycle');
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const run = runEntry(INGEST, {
       DATABASE_URL: database.url,
       REDIS_URL: TEST_REDIS_URL,
@@ -70,7 +70,13 @@ describe('SIGTERM', () => {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      ...env,
     });
+    return { apiKey, run, url: `http://127.0.0.1:${port}` };
+  }
+
+  it('drains an in-flight request, then closes the pools and exits', async () => {
+    const { apiKey, run, url } = await startIngest();
     try {
       await waitForHttp(`${url}/health/live`);
       expect(
@@ -107,18 +113,7 @@ describe('SIGTERM', () => {
   });
 
   it('exits once SHUTDOWN_TIMEOUT_MS has passed, even while a request is stuck', async () => {
-    const { apiKey } = await new ProjectRepository(database.db).createWithKey('deadline');
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const run = runEntry(INGEST, {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SHUTDOWN_TIMEOUT_MS: '1500',
-    });
+    const { apiKey, run, url } = await startIngest({ SHUTDOWN_TIMEOUT_MS: '1500' });
     const blocker = new Client({ connectionString: database.url });
     try {
       await waitForHttp(`${url}/health/live`);

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { loadConfig, type Config } from '@memex/config';
-import { QUEUES } from '@memex/queue';
+import { QUEUES, deleteQueuePrefix } from '@memex/queue';
 import { createHttpApp, rootModule } from '@memex/server';
 import { uniqueName } from './test-database';
 
@@ -52,18 +52,8 @@ export async function startTestApp(
 }
 
 /** Deletes every key under a test's queue prefix, so test runs leave nothing in Redis. */
-export async function purgeQueuePrefix(prefix: string): Promise<void> {
-  const redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: 3 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+export function purgeQueuePrefix(prefix: string): Promise<void> {
+  return deleteQueuePrefix(TEST_REDIS_URL, prefix);
 }
 
 /** Read access to a test app's queue, straight from Redis. */

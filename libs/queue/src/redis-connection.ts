@@ -13,3 +13,18 @@ export function createRedisConnection(url: string, role: 'producer' | 'worker', 
       : { maxRetriesPerRequest: null, enableOfflineQueue: true };
   return new IORedis(url, { ...options, retryStrategy: (times) => Math.min(times * 200, 2000), ...extra });
 }
+
+/** Deletes every key under a queue prefix: what a throwaway run (a test, a benchmark) leaves in Redis. */
+export async function deleteQueuePrefix(url: string, prefix: string): Promise<void> {
+  const redis = new IORedis(url, { maxRetriesPerRequest: 3 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
