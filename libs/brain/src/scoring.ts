@@ -1,0 +1,28 @@
+import type { MemoryItem } from '@memex/domain';
+
+export const DAY_MS = 86_400_000;
+
+/** Days since the item last changed or was last confirmed by new evidence. */
+export function ageDays(item: MemoryItem, now: Date): number {
+  const touched = Math.max(item.updatedAt.getTime(), item.lastReinforcedAt?.getTime() ?? 0);
+  return Math.max(0, (now.getTime() - touched) / DAY_MS);
+}
+
+/** 1.0 today, falling linearly to 0.1 at 90 days, and 0.1 after. */
+export function recency(days: number): number {
+  return Math.max(0.1, 1 - (0.9 * Math.min(days, 90)) / 90);
+}
+
+/** Stale items are kept at reduced priority (memory-items.md). */
+const STALE_FACTOR = 0.5;
+
+/** score = (importance / 5) × confidence × recency; importance defaults to 3. */
+export function score(item: MemoryItem, now: Date): number {
+  const base = ((item.importance ?? 3) / 5) * item.confidence * recency(ageDays(item, now));
+  return item.status === 'stale' ? base * STALE_FACTOR : base;
+}
+
+/** Highest score first; ties by id, so the order never depends on input order. */
+export function byScore(now: Date): (a: MemoryItem, b: MemoryItem) => number {
+  return (a, b) => score(b, now) - score(a, now) || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
+}
