@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { BrainApiModule } from '../../brain-api/src';
 import { EnrichmentWorkerModule } from '../../enrichment-worker/src';
 import { IngestApiModule } from '../../ingest-api/src';
 import { ProjectRepository } from '@memex/db';
@@ -11,7 +12,10 @@ import { ensureLocalProject } from './local-project';
  */
 runMain(async (config) => {
   const applied = await prepareRuntime(config);
-  const app = await createHttpApp(rootModule(config, [IngestApiModule, EnrichmentWorkerModule]), config);
+  const app = await createHttpApp(
+    rootModule(config, [IngestApiModule, EnrichmentWorkerModule, BrainApiModule]),
+    config,
+  );
   await app.listen({ host: config.HOST, port: config.PORT });
 
   const local = await ensureLocalProject(app.get(ProjectRepository), config.MEMEX_LOCAL_STATE_DIR);

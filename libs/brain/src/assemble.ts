@@ -9,6 +9,8 @@ export interface BrainOptions {
   tokenBudget: number;
   includeProjectBrief?: boolean;
   projectName?: string;
+  /** Archived or superseded items not passed in (a caller need not load them to count them). */
+  archivedElsewhere?: number;
   /**
    * Pluggable; the spec's default is 1 token per 4 characters. Lines are budgeted one by one,
    * so an estimator must not count a text as more than its lines together.
@@ -188,7 +190,7 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
 
   const layer1: MemoryItem[] = [];
   const layer2: MemoryItem[] = [];
-  let archived = 0;
+  let archived = options.archivedElsewhere ?? 0;
   for (const item of items) {
     const layer = classify(item, now);
     if (layer === 1) layer1.push(item);

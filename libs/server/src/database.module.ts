@@ -5,6 +5,7 @@ import type { Config } from '@memex/config';
 import {
   EnrichmentRepository,
   KYSELY,
+  MemoryItemAdminRepository,
   MemoryItemRepository,
   PG_POOL,
   ProjectRepository,
@@ -20,6 +21,7 @@ const REPOSITORIES = [
   SessionRepository,
   RawEventRepository,
   MemoryItemRepository,
+  MemoryItemAdminRepository,
   EnrichmentRepository,
 ];
 

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type IORedis from 'ioredis';
+import type { Config } from '@memex/config';
+import { assembleBrain, assembleSummary, type Brain } from '@memex/brain';
+import { MemoryItemAdminRepository, ProjectRepository } from '@memex/db';
+import { CONFIG, PRODUCER_REDIS } from '@memex/server';
+
+export type BrainResponse = Omit<Brain, 'included'>;
+export interface SummaryResponse {
+  document: string;
+  tokenEstimate: number;
+  brainHash: string;
+}
+
+const CACHE_TTL_SECONDS = 36 * 3600;
+
+/**
+ * Assembles and caches brains. The cache key holds the project's memory revision (bumped by
+ * every change to its items), the options and the UTC day (ages in the document change
+ * daily), so a cached brain is never stale and a revalidation reads one project row and one
+ * small Redis key, never item rows. Redis trouble only costs speed: the brain is assembled anyway.
+ */
+@Injectable()
+export class BrainService {
+  private readonly logger = new Logger(BrainService.name);
+
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly items: MemoryItemAdminRepository,
+    @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  private async key(projectId: string, kind: string, now: Date): Promise<string> {
+    const revision = await this.projects.revision(projectId);
+    return `${this.config.QUEUE_PREFIX}:brain:${projectId}:${revision}:${kind}:${now.toISOString().slice(0, 10)}`;
+  }
+
+  /** The current ETag, when a brain for the current revision is cached. */
+  async currentHash(projectId: string, kind: string, now = new Date()): Promise<string | null> {
+    const key = await this.key(projectId, kind, now);
+    return this.redis.get(`${key}:hash`).catch(() => null);
+  }
+
+  async brain(projectId: string, tokenBudget: number, now = new Date()): Promise<BrainResponse> {
+    return this.cached(projectId, `budget-${tokenBudget}`, now, async () => {
+      const [{ items, archived }, project] = await Promise.all([
+        this.items.forBrain(projectId),
+        this.projects.findById(projectId),
+      ]);
+      const { included: _included, ...brain } = assembleBrain(
+        items,
+        { tokenBudget, projectName: project?.name, archivedElsewhere: archived },
+        now,
+      );
+      return { value: brain, hash: brain.brainHash };
+    });
+  }
+
+  async summary(projectId: string, now = new Date()): Promise<SummaryResponse> {
+    return this.cached(projectId, 'summary', now, async () => {
+      const [{ items }, project] = await Promise.all([
+        this.items.forBrain(projectId),
+        this.projects.findById(projectId),
+      ]);
+      const summary = assembleSummary(items, now, { projectName: project?.name });
+      const brainHash = createHash('sha256').update(summary.document).digest('hex').slice(0, 16);
+      return { value: { ...summary, brainHash }, hash: brainHash };
+    });
+  }
+
+  private async cached<T>(
+    projectId: string,
+    kind: string,
+    now: Date,
+    build: () => Promise<{ value: T; hash: string }>,
+  ): Promise<T> {
+    const key = await this.key(projectId, kind, now);
+    const hit = await this.redis.get(key).catch(() => null);
+    if (hit) return JSON.parse(hit) as T;
+    const { value, hash } = await build();
+    await this.redis
+      .multi()
+      .set(key, JSON.stringify(value), 'EX', CACHE_TTL_SECONDS)
+      .set(`${key}:hash`, hash, 'EX', CACHE_TTL_SECONDS)
+      .exec()
+      .catch((error: Error) => this.logger.warn({ err: error.message }, 'brain cache write failed'));
+    return value;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './brain-api.module';
+export * from './brain.service';

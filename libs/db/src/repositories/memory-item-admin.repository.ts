@@ -1,0 +1,258 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+  DomainError,
+  newId,
+  type CreateItemBody,
+  type ItemStatus,
+  type ListItemsQuery,
+  type MemoryItem,
+} from '@memex/domain';
+import type { DB, MemoryItemsTable } from '../schema';
+import { KYSELY } from '../tokens';
+import { toMemoryItem } from './memory-item.mapper';
+
+export interface HistoryEntry {
+  id: number;
+  change: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  actorType: string;
+  actor: string;
+  reason: string | null;
+  runId: string | null;
+  createdAt: Date;
+}
+
+/** What a change does to a row; it may throw a DomainError (e.g. an illegal status move). */
+export type RowChange = (item: MemoryItem) => Partial<{
+  title: string;
+  facts: string;
+  rationale: string | null;
+  impact: string | null;
+  type: string;
+  schema_key: string;
+  importance: number;
+  tags: string[];
+  status: ItemStatus;
+  resolved_at: Date | null;
+}>;
+
+type Row = Selectable<MemoryItemsTable>;
+
+function snapshot(row: Row): Record<string, unknown> {
+  const { project_id: _p, created_at: _c, ...rest } = row;
+  return rest;
+}
+
+/** Reads and changes of items on behalf of people and operators (the brain API). */
+@Injectable()
+export class MemoryItemAdminRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  /**
+   * The items the brain may show (active and stale), with text cut to what the brain renders
+   * so a 50,000-item project stays a quick read; and how many the archive holds.
+   */
+  async forBrain(projectId: string): Promise<{ items: MemoryItem[]; archived: number }> {
+    const [rows, archived] = await Promise.all([
+      this.db
+        .selectFrom('memory_items')
+        .select([
+          'id',
+          'project_id',
+          'type',
+          'title',
+          sql<string>`left(facts, 400)`.as('facts'),
+          sql<string | null>`left(rationale, 250)`.as('rationale'),
+          sql<string | null>`null`.as('impact'),
+          sql<string[]>`files[1:5]`.as('files'),
+          'schema_key',
+          'commit_range',
+          'confidence',
+          'status',
+          sql<string[]>`'{}'::text[]`.as('evidence_refs'),
+          sql<Array<{ eventId: string; quote: string }>>`'[]'::jsonb`.as('evidence_spans'),
+          'dedup_hint',
+          'tags',
+          'importance',
+          'session_id',
+          sql<string[]>`'{}'::text[]`.as('merged_from'),
+          'superseded_by',
+          'last_reinforced_at',
+          'resolved_at',
+          'created_at',
+          'updated_at',
+        ])
+        .where('project_id', '=', projectId)
+        .where('status', 'in', ['active', 'stale'])
+        .execute(),
+      this.db
+        .selectFrom('memory_items')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('project_id', '=', projectId)
+        .where('status', 'in', ['superseded', 'archived'])
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map((r) => toMemoryItem(r as Row)), archived: Number(archived.n) };
+  }
+
+  /** Newest first, by id (ULIDs sort by creation); `cursor` is the last id of the previous page. */
+  async list(projectId: string, q: ListItemsQuery): Promise<{ items: MemoryItem[]; nextCursor: string | null }> {
+    let query = this.db.selectFrom('memory_items').selectAll().where('project_id', '=', projectId);
+    if (q.type) query = query.where('type', '=', q.type);
+    if (q.status) query = query.where('status', '=', q.status);
+    if (q.schemaKey) query = query.where('schema_key', 'like', `${q.schemaKey.replace(/[\\%_]/g, '\\$&')}%`);
+    if (q.minConfidence !== undefined) query = query.where('confidence', '>=', q.minConfidence);
+    if (q.text) {
+      const pattern = `%${q.text.replace(/[\\%_]/g, '\\$&')}%`;
+      query = query.where((eb) => eb.or([eb('title', 'ilike', pattern), eb('facts', 'ilike', pattern)]));
+    }
+    if (q.cursor) query = query.where('id', '<', q.cursor);
+    const rows = await query
+      .orderBy('id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
+    const page = rows.slice(0, q.limit).map(toMemoryItem);
+    return { items: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.itemId : null };
+  }
+
+  async get(projectId: string, itemId: string): Promise<{ item: MemoryItem; history: HistoryEntry[] }> {
+    const row = await this.db
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', itemId)
+      .executeTakeFirst();
+    if (!row) throw new DomainError('ITEM_NOT_FOUND', `no item ${itemId} in this project`, { id: itemId });
+    const history = await this.db
+      .selectFrom('item_history')
+      .selectAll()
+      .where('item_id', '=', itemId)
+      .orderBy('id')
+      .execute();
+    return {
+      item: toMemoryItem(row),
+      history: history.map((h) => ({
+        id: h.id,
+        change: h.change,
+        before: h.before,
+        after: h.after,
+        actorType: h.actor_type,
+        actor: h.actor,
+        reason: h.reason,
+        runId: h.run_id,
+        createdAt: h.created_at,
+      })),
+    };
+  }
+
+  /**
+   * Applies `change` to each item in one transaction, with a history entry each and one
+   * revision bump. Unknown ids (or another project's) are a 404; a change that throws leaves
+   * nothing written.
+   */
+  async change(
+    projectId: string,
+    itemIds: string[],
+    change: RowChange,
+    who: { actor: string; kind: string; reason: string | null },
+  ): Promise<MemoryItem[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('memory_items')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', 'in', itemIds)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      const missing = itemIds.filter((id) => !rows.some((r) => r.id === id));
+      if (missing.length > 0) {
+        throw new DomainError('ITEM_NOT_FOUND', `no item ${missing[0]} in this project`, { ids: missing });
+      }
+      const updated: MemoryItem[] = [];
+      for (const row of rows) {
+        const set = change(toMemoryItem(row));
+        const after = await trx
+          .updateTable('memory_items')
+          .set({ ...set, updated_at: new Date() })
+          .where('id', '=', row.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await this.history(trx, projectId, row.id, who.kind, row, after, who);
+        updated.push(toMemoryItem(after));
+      }
+      await this.bumpRevision(trx, projectId);
+      return updated;
+    });
+  }
+
+  async create(
+    projectId: string,
+    body: CreateItemBody & { schemaKey: string; dedupHint: string | null },
+    who: { actor: string; reason: string | null },
+  ): Promise<MemoryItem> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('memory_items')
+        .values({
+          id: newId(),
+          project_id: projectId,
+          type: body.type,
+          title: body.title,
+          facts: body.facts,
+          rationale: body.rationale,
+          impact: body.impact,
+          files: body.files,
+          schema_key: body.schemaKey,
+          confidence: body.confidence,
+          status: 'active',
+          evidence_refs: [...new Set(body.evidence.map((e) => e.eventId))],
+          evidence_spans: JSON.stringify(body.evidence),
+          dedup_hint: body.dedupHint,
+          tags: body.tags,
+          importance: body.importance,
+          session_id: 'manual',
+          updated_at: new Date(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await this.history(trx, projectId, row.id, 'created', null, row, who);
+      await this.bumpRevision(trx, projectId);
+      return toMemoryItem(row);
+    });
+  }
+
+  private async bumpRevision(trx: Transaction<DB>, projectId: string): Promise<void> {
+    await trx
+      .updateTable('projects')
+      .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
+      .where('id', '=', projectId)
+      .execute();
+  }
+
+  private async history(
+    trx: Transaction<DB>,
+    projectId: string,
+    itemId: string,
+    change: string,
+    before: Row | null,
+    after: Row,
+    who: { actor: string; reason: string | null },
+  ): Promise<void> {
+    await trx
+      .insertInto('item_history')
+      .values({
+        project_id: projectId,
+        item_id: itemId,
+        change,
+        before: before && JSON.stringify(snapshot(before)),
+        after: JSON.stringify(snapshot(after)),
+        actor_type: 'user',
+        actor: who.actor,
+        reason: who.reason,
+      })
+      .execute();
+  }
+}

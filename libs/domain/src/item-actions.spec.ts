@@ -1,0 +1,61 @@
+import { DomainError } from './domain-error';
+import { applyAction } from './item-actions';
+import { ITEM_STATUSES, type ItemStatus, type ItemType } from './memory-item';
+
+const NOW = new Date('2026-11-21T12:00:00Z');
+const item = (status: ItemStatus, type: ItemType = 'Decision', resolvedAt: Date | null = null) => ({
+  status,
+  type,
+  resolvedAt,
+});
+
+function refusal(fn: () => unknown): DomainError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('applyAction', () => {
+  it.each(ITEM_STATUSES.map((s) => [s]))('approve from %s: review or stale → active', (status) => {
+    if (status === 'review' || status === 'stale')
+      expect(applyAction(item(status), 'approve', NOW)).toEqual({ status: 'active' });
+    else expect(refusal(() => applyAction(item(status), 'approve', NOW)).status).toBe(409);
+  });
+
+  it.each(ITEM_STATUSES.map((s) => [s]))('deprecate from %s: to archived unless already archived', (status) => {
+    if (status === 'archived') {
+      const error = refusal(() => applyAction(item(status), 'deprecate', NOW));
+      expect(error.details).toEqual({ from: 'archived', to: 'archived', allowed: [] });
+    } else {
+      expect(applyAction(item(status), 'deprecate', NOW)).toEqual({ status: 'archived' });
+    }
+  });
+
+  it('names the allowed moves when refusing', () => {
+    const error = refusal(() => applyAction(item('active'), 'approve', NOW));
+    expect(error).toMatchObject({
+      code: 'ILLEGAL_STATUS_TRANSITION',
+      details: { from: 'active', allowed: ['stale', 'superseded', 'review', 'archived'] },
+    });
+  });
+
+  it.each([['BugFix'], ['Todo']] as const)('resolves and reopens a %s', (type) => {
+    expect(applyAction(item('active', type), 'resolve', NOW)).toEqual({ resolvedAt: NOW });
+    expect(applyAction(item('active', type, NOW), 'reopen', NOW)).toEqual({ resolvedAt: null });
+    expect(refusal(() => applyAction(item('active', type, NOW), 'resolve', NOW)).details).toEqual({
+      allowed: ['reopen'],
+    });
+    expect(refusal(() => applyAction(item('active', type), 'reopen', NOW)).details).toEqual({ allowed: ['resolve'] });
+  });
+
+  it.each([['Decision'], ['Convention'], ['ArchitectureNote'], ['ImplementationFact'], ['CodeMapNode']] as const)(
+    'refuses to resolve a %s',
+    (type) => {
+      expect(refusal(() => applyAction(item('active', type), 'resolve', NOW)).status).toBe(409);
+    },
+  );
+});

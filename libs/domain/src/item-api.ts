@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ulidSchema } from './ids';
+import { ITEM_ACTIONS } from './item-actions';
+import {
+  ITEM_STATUSES,
+  ITEM_TYPES,
+  confidenceSchema,
+  dedupHintSchema,
+  evidenceSpanSchema,
+  factsSchema,
+  filesSchema,
+  impactSchema,
+  importanceSchema,
+  rationaleSchema,
+  schemaKeySchema,
+  tagsSchema,
+  titleSchema,
+} from './memory-item';
+
+export const brainQuerySchema = z.strictObject({
+  tokenBudget: z.coerce.number().int().min(500).max(100_000).default(6000),
+});
+
+export const listItemsQuerySchema = z.strictObject({
+  type: z.enum(ITEM_TYPES).optional(),
+  status: z.enum(ITEM_STATUSES).optional(),
+  schemaKey: z.string().max(200).optional(),
+  minConfidence: z.coerce.number().min(0).max(1).optional(),
+  text: z.string().min(1).max(200).optional(),
+  cursor: ulidSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListItemsQuery = z.infer<typeof listItemsQuerySchema>;
+
+export const itemParamsSchema = z.strictObject({ id: ulidSchema });
+
+/** Edits of what an item says; status moves go through actions. */
+export const itemEditSchema = z.strictObject({
+  title: titleSchema.optional(),
+  facts: factsSchema.optional(),
+  rationale: rationaleSchema.optional(),
+  impact: impactSchema.optional(),
+  type: z.enum(ITEM_TYPES).optional(),
+  schemaKey: schemaKeySchema.optional(),
+  importance: importanceSchema.optional(),
+  tags: tagsSchema.optional(),
+});
+export type ItemEdit = z.infer<typeof itemEditSchema>;
+
+export const patchItemBodySchema = itemEditSchema
+  .extend({ action: z.enum(ITEM_ACTIONS).optional(), reason: z.string().min(1).max(1000).optional() })
+  .strict()
+  .refine((b) => Object.keys(b).some((k) => k !== 'reason'), 'give fields to edit or an action');
+export type PatchItemBody = z.infer<typeof patchItemBodySchema>;
+
+/** A manual item: a person's word, so confidence 1.0 and evidence optional. */
+export const createItemBodySchema = z.strictObject({
+  type: z.enum(ITEM_TYPES),
+  title: titleSchema,
+  facts: factsSchema,
+  rationale: rationaleSchema.optional().default(null),
+  impact: impactSchema.optional().default(null),
+  files: filesSchema.optional().default([]),
+  schemaKey: schemaKeySchema.optional(),
+  dedupHint: dedupHintSchema.optional(),
+  tags: tagsSchema.optional().default([]),
+  importance: importanceSchema.optional().default(3),
+  confidence: confidenceSchema.optional().default(1),
+  evidence: z.array(evidenceSpanSchema).max(50).optional().default([]),
+});
+export type CreateItemBody = z.infer<typeof createItemBodySchema>;
+
+export const bulkItemsBodySchema = z.strictObject({
+  ids: z.array(ulidSchema).min(1).max(500),
+  action: z.enum(ITEM_ACTIONS),
+  reason: z.string().min(1).max(1000).optional(),
+});
+export type BulkItemsBody = z.infer<typeof bulkItemsBodySchema>;

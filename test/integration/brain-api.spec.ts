@@ -1,0 +1,326 @@
+import { Client } from 'pg';
+import { BrainApiModule } from '../../apps/brain-api/src';
+import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { ProjectRepository } from '@memex/db';
+import { rawEvent, storeEvents } from '../support/events';
+import { request, type ErrorBody } from '../support/http';
+import { useTestApp } from '../support/use-test-app';
+
+const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule]);
+
+type Item = { itemId: string; title: string; status: string; resolvedAt: string | null; type: string };
+type BrainBody = {
+  document: string;
+  tokenEstimate: number;
+  itemsLoaded: number;
+  schemaKeys: string[];
+  brainHash: string;
+  tree: unknown[];
+  layers: Record<string, { items: number; tokens: number }>;
+};
+
+const url = (path: string) => `${ctx.server.url}${path}`;
+const key = () => ctx.project.apiKey;
+
+async function create(body: Record<string, unknown>, k = key()): Promise<Item> {
+  const res = await request<Item>(url('/api/v2/memory-items'), { key: k, body });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function brain(query = '', headers: Record<string, string> = {}) {
+  const response = await fetch(url(`/api/v2/brain${query}`), {
+    headers: { authorization: `Bearer ${key()}`, ...headers },
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    type: response.headers.get('content-type'),
+    text,
+  };
+}
+
+async function revision(): Promise<number> {
+  const row = await ctx.database.db
+    .selectFrom('projects')
+    .select('memory_revision')
+    .where('id', '=', ctx.project.projectId)
+    .executeTakeFirstOrThrow();
+  return row.memory_revision;
+}
+
+describe('brain', () => {
+  let decision: Item;
+  beforeAll(async () => {
+    decision = await create({
+      type: 'Decision',
+      title: 'Use PostgreSQL for everything',
+      facts: 'One datastore.',
+      importance: 5,
+    });
+    await create({
+      type: 'Convention',
+      title: 'Name files in kebab-case',
+      facts: 'user-profile.ts, not UserProfile.ts.',
+    });
+    await create({ type: 'Todo', title: 'Rotate the webhook secret', facts: 'Before launch.', importance: 3 });
+  });
+
+  it('serves the layered document with its metadata and an ETag', async () => {
+    const res = await brain();
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.text) as BrainBody;
+    expect(body.document).toContain('## Project Brief');
+    expect(body.document).toContain('**Use PostgreSQL for everything**');
+    expect(body).toMatchObject({ itemsLoaded: 3, schemaKeys: expect.arrayContaining(['root/decisions']) });
+    expect(body.layers.layer1).toMatchObject({ items: 3 });
+    expect(body.tokenEstimate).toBeLessThanOrEqual(6000);
+    expect(res.etag).toBe(`"${body.brainHash}"`);
+  });
+
+  it('answers a revalidation with the current ETag with 304 and no body, without reading item rows', async () => {
+    const first = await brain();
+    // Hold every item row: a revalidation that read them would wait here.
+    const locker = new Client({ connectionString: ctx.database.url });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table memory_items in access exclusive mode');
+    try {
+      const again = await brain('', { 'if-none-match': first.etag! });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.etag).toBe(first.etag);
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+  });
+
+  it('serves the document itself as markdown', async () => {
+    const res = await brain('', { accept: 'text/markdown' });
+    expect(res.status).toBe(200);
+    expect(res.type).toContain('text/markdown');
+    expect(res.text.startsWith('# Project brain: test')).toBe(true);
+  });
+
+  it('keeps to the budget asked for, and refuses budgets outside 500–100,000', async () => {
+    const small = JSON.parse((await brain('?tokenBudget=500')).text) as BrainBody;
+    expect(small.tokenEstimate).toBeLessThanOrEqual(500);
+    for (const bad of ['499', '100001', 'lots', '1.5']) {
+      const res = await request<ErrorBody>(url(`/api/v2/brain?tokenBudget=${bad}`), { key: key() });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/^tokenBudget/);
+    }
+    expect((await request(url('/api/v2/brain?budget=5'), { key: key() })).status).toBe(400);
+  });
+
+  it('shows any change to the items in the next response: an edit, a deprecation, enrichment', async () => {
+    const before = await brain();
+    const edit = await request<Item>(url(`/api/v2/memory-items/${decision.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { title: 'Use PostgreSQL for everything, queues included' },
+    });
+    expect(edit.status).toBe(200);
+    const afterEdit = await brain('', { 'if-none-match': before.etag! });
+    expect(afterEdit.status).toBe(200);
+    expect(afterEdit.text).toContain('queues included');
+
+    const deprecate = await request(url(`/api/v2/memory-items/${decision.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { action: 'deprecate', reason: 'we moved queues to Redis' },
+    });
+    expect(deprecate.status).toBe(200);
+    expect((await brain()).text).not.toContain('queues included');
+
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'brain-follows', [
+      rawEvent('prompt', 'Always validate webhook signatures before parsing the body.'),
+    ]);
+    await ctx.server.app.get(EnrichmentService).enrichSession(ctx.project.projectId, sessionId, 'run-brain');
+    expect((await brain()).text).toContain('Always validate webhook signatures before parsing the body');
+  });
+
+  it('serves the CLAUDE.md summary as JSON or markdown', async () => {
+    const json = await request<{ document: string; tokenEstimate: number }>(url('/api/v2/brain/summary'), {
+      key: key(),
+    });
+    expect(json.status).toBe(200);
+    expect(json.body.document).toContain('## Brief');
+    expect(json.body.tokenEstimate).toBeLessThanOrEqual(1000);
+    const md = await fetch(url('/api/v2/brain/summary'), {
+      headers: { authorization: `Bearer ${key()}`, accept: 'text/markdown' },
+    });
+    expect(md.headers.get('content-type')).toContain('text/markdown');
+    expect(await md.text()).toBe(json.body.document);
+  });
+
+  it('needs a project key', async () => {
+    expect((await request(url('/api/v2/brain'))).status).toBe(401);
+  });
+});
+
+describe('memory items', () => {
+  it('lists with filters and cursor pagination', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await create({
+        type: 'ImplementationFact',
+        title: `Paged work ${i}`,
+        facts: 'Pagination fixture.',
+        files: ['src/pager/p.ts'],
+        confidence: 0.5 + i / 10,
+      });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { items: Item[]; nextCursor: string | null } } = await request(
+        url(
+          `/api/v2/memory-items?type=ImplementationFact&schemaKey=root/pager&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        ),
+        { key: key() },
+      );
+      seen.push(...res.body.items.map((i) => i.title));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(['Paged work 4', 'Paged work 3', 'Paged work 2', 'Paged work 1', 'Paged work 0']);
+
+    const confident = await request<{ items: Item[] }>(url('/api/v2/memory-items?minConfidence=0.75&text=paged'), {
+      key: key(),
+    });
+    expect(confident.body.items.map((i) => i.title).sort()).toEqual(['Paged work 3', 'Paged work 4']);
+    const archived = await request<{ items: Item[] }>(url('/api/v2/memory-items?status=archived&type=Decision'), {
+      key: key(),
+    });
+    expect(archived.body.items.map((i) => i.status)).toEqual(['archived']);
+    expect((await request(url('/api/v2/memory-items?type=Nonsense'), { key: key() })).status).toBe(400);
+  });
+
+  it('returns an item with its history, every change recorded with who and why', async () => {
+    const todo = await create({ type: 'Todo', title: 'Write the runbook', facts: 'For on-call.' });
+    await request(url(`/api/v2/memory-items/${todo.itemId}`), { key: key(), method: 'PATCH', body: { importance: 4 } });
+    await request(url(`/api/v2/memory-items/${todo.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { action: 'resolve', reason: 'runbook merged' },
+    });
+    const res = await request<{
+      item: Item;
+      history: Array<{ change: string; reason: string | null; actorType: string }>;
+    }>(url(`/api/v2/memory-items/${todo.itemId}`), { key: key() });
+    expect(res.body.item.resolvedAt).not.toBeNull();
+    expect(res.body.history.map((h) => [h.change, h.reason])).toEqual([
+      ['created', 'added by hand'],
+      ['edited', null],
+      ['resolve', 'runbook merged'],
+    ]);
+    expect(res.body.history.every((h) => h.actorType === 'user')).toBe(true);
+
+    const reopened = await request<Item>(url(`/api/v2/memory-items/${todo.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { action: 'reopen' },
+    });
+    expect(reopened.body.resolvedAt).toBeNull();
+  });
+
+  it('refuses an illegal move with 409 naming the allowed moves, changing nothing', async () => {
+    const item = await create({ type: 'Decision', title: 'Monorepo with Nx', facts: 'One repository.' });
+    const before = await revision();
+    const approve = await request<ErrorBody>(url(`/api/v2/memory-items/${item.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { action: 'approve' },
+    });
+    expect(approve.status).toBe(409);
+    expect(approve.body.error).toMatchObject({
+      code: 'ILLEGAL_STATUS_TRANSITION',
+      details: { from: 'active', to: 'active', allowed: ['stale', 'superseded', 'review', 'archived'] },
+    });
+    const resolve = await request<ErrorBody>(url(`/api/v2/memory-items/${item.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { action: 'resolve' },
+    });
+    expect(resolve.status).toBe(409);
+    expect(await revision()).toBe(before);
+  });
+
+  it('approves an item under review, and every change bumps the revision once', async () => {
+    const item = await create({
+      type: 'Convention',
+      title: 'Prefer composition over inheritance',
+      facts: 'In services.',
+    });
+    await ctx.database.db.updateTable('memory_items').set({ status: 'review' }).where('id', '=', item.itemId).execute();
+    const before = await revision();
+    const res = await request<Item>(url(`/api/v2/memory-items/${item.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { action: 'approve' },
+    });
+    expect(res.body.status).toBe('active');
+    expect(await revision()).toBe(before + 1);
+  });
+
+  it('applies a bulk action to all or none', async () => {
+    const a = await create({ type: 'Todo', title: 'Bulk todo A', facts: 'a' });
+    const b = await create({ type: 'Todo', title: 'Bulk todo B', facts: 'b' });
+    const done = await request<{ updated: number }>(url('/api/v2/memory-items/bulk'), {
+      key: key(),
+      body: { ids: [a.itemId, b.itemId], action: 'deprecate', reason: 'cleanup' },
+    });
+    expect(done.body.updated).toBe(2);
+
+    const c = await create({ type: 'Todo', title: 'Bulk todo C', facts: 'c' });
+    const mixed = await request<ErrorBody>(url('/api/v2/memory-items/bulk'), {
+      key: key(),
+      body: { ids: [c.itemId, a.itemId], action: 'deprecate' },
+    });
+    expect(mixed.status).toBe(409);
+    expect(mixed.body.error.message).toContain(a.itemId);
+    const untouched = await request<{ item: Item }>(url(`/api/v2/memory-items/${c.itemId}`), { key: key() });
+    expect(untouched.body.item.status).toBe('active');
+  });
+
+  it('never shows or changes another project’s items (404)', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('other');
+    const theirs = await create({ type: 'Decision', title: 'Their decision', facts: 'Private.' }, other.apiKey);
+    expect((await request(url(`/api/v2/memory-items/${theirs.itemId}`), { key: key() })).status).toBe(404);
+    const patch = await request(url(`/api/v2/memory-items/${theirs.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { title: 'Mine now' },
+    });
+    expect(patch.status).toBe(404);
+    const bulk = await request(url('/api/v2/memory-items/bulk'), {
+      key: key(),
+      body: { ids: [theirs.itemId], action: 'deprecate' },
+    });
+    expect(bulk.status).toBe(404);
+    const list = await request<{ items: Item[] }>(url('/api/v2/memory-items?text=Their'), { key: key() });
+    expect(list.body.items).toEqual([]);
+    expect((await brain()).text).not.toContain('Their decision');
+    const stillTheirs = await request<{ item: Item }>(url(`/api/v2/memory-items/${theirs.itemId}`), {
+      key: other.apiKey,
+    });
+    expect(stillTheirs.body.item).toMatchObject({ title: 'Their decision', status: 'active' });
+  });
+
+  it('answers bad bodies with 400 naming the field', async () => {
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/api/v2/memory-items', { type: 'Decision', title: '', facts: 'x' }, 'title'],
+      ['POST', '/api/v2/memory-items', { type: 'Decision', title: 't', facts: 'x', tags: ['Bad Tag'] }, 'tags[0]'],
+      ['POST', '/api/v2/memory-items', { type: 'Decision', title: 't', facts: 'x', importance: 9 }, 'importance'],
+      ['PATCH', '/api/v2/memory-items/01J0000000000000000000000A', {}, '(body)'],
+      ['PATCH', '/api/v2/memory-items/not-an-id', { title: 'x' }, 'id'],
+      ['POST', '/api/v2/memory-items/bulk', { ids: [], action: 'deprecate' }, 'ids'],
+      ['POST', '/api/v2/memory-items/bulk', { ids: ['01J0000000000000000000000A'], action: 'explode' }, 'action'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await request<ErrorBody>(url(path), { key: key(), method, body });
+      expect([res.status, res.body.error.message.startsWith(field)]).toEqual([400, true]);
+    }
+  });
+});
