@@ -35,7 +35,13 @@ export default tseslint.config(
   },
   {
     // Pure logic: no I/O and no framework, so it is tested fast and exhaustively.
-    files: ['libs/domain/**/*.ts', 'libs/config/**/*.ts', 'libs/enrichment/**/*.ts', 'libs/transcript/**/*.ts', 'libs/brain/**/*.ts'],
+    files: [
+      'libs/domain/**/*.ts',
+      'libs/config/**/*.ts',
+      'libs/enrichment/**/*.ts',
+      'libs/transcript/**/*.ts',
+      'libs/brain/**/*.ts',
+    ],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [

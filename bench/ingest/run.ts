@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { Client } from 'pg';
 import { fmt, summarize } from '../support/stats';
-import { startAllInOne, startIngestOnly } from '../support/server-process';
+import { startAllInOne, startApp } from '../support/server-process';
 
 /**
  * Ingest throughput in all-in-one mode: 100-event batches of ~1 KB events posted with
@@ -78,7 +78,7 @@ async function run(
 }
 
 async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
-  const server = mode === 'ingest-api' ? await startIngestOnly('ingest') : await startAllInOne('ingest');
+  const server = mode === 'ingest-api' ? await startApp('ingest', 'ingest-api') : await startAllInOne('ingest');
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const url = new URL('/api/v2/events', server.url);

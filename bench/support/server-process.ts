@@ -4,7 +4,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { ProjectRepository, createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
+import type { Kysely } from 'kysely';
+import { ProjectRepository, createDatabase, ensureDatabaseExists, migrateToLatest, type DB } from '@memex/db';
 import { deleteQueuePrefix } from '@memex/queue';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -98,10 +99,14 @@ export async function startAllInOne(
 }
 
 /**
- * The ingest-api process alone (the production shape of the ingest path), on a fresh
- * database with a project made for the run.
+ * One app's process alone (the production shape), on a fresh database with a project made
+ * for the run; `seed` fills the database before the app starts.
  */
-export async function startIngestOnly(label: string): Promise<BenchServer> {
+export async function startApp(
+  label: string,
+  app: 'ingest-api' | 'brain-api',
+  seed?: (db: Kysely<DB>, projectId: string) => Promise<void>,
+): Promise<BenchServer> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `memex_bench_${label}_${Date.now()}`;
   const dbUrl = new URL(serverUrl);
@@ -109,11 +114,12 @@ export async function startIngestOnly(label: string): Promise<BenchServer> {
   await ensureDatabaseExists(dbUrl.toString());
   const db = createDatabase({ url: dbUrl.toString(), poolSize: 2 });
   await migrateToLatest(db, dbUrl.toString());
-  const { apiKey } = await new ProjectRepository(db).createWithKey('bench');
+  const { apiKey, projectId } = await new ProjectRepository(db).createWithKey('bench');
+  await seed?.(db, projectId);
   await db.destroy();
   const port = await freePort();
   const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/ingest-api/src/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, `dist/apps/${app}/src/main.js`)], {
     env: {
       ...process.env,
       DATABASE_URL: dbUrl.toString(),

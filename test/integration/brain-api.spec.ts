@@ -5,6 +5,7 @@ import { ProjectRepository } from '@memex/db';
 import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 
 const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule]);
 
@@ -140,6 +141,40 @@ describe('brain', () => {
     ]);
     await ctx.server.app.get(EnrichmentService).enrichSession(ctx.project.projectId, sessionId, 'run-brain');
     expect((await brain()).text).toContain('Always validate webhook signatures before parsing the body');
+  });
+
+  it('sees a change made by another process once PostgreSQL announces it, and reads revisions itself while it cannot listen', async () => {
+    const before = await brain();
+    const other = new Client({ connectionString: ctx.database.url });
+    await other.connect();
+    try {
+      await other.query(
+        `update memory_items set title = 'Renamed elsewhere' where project_id = $1 and type = 'Convention'`,
+        [ctx.project.projectId],
+      );
+      await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
+        ctx.project.projectId,
+      ]);
+      await waitFor(async () => (await brain('', { 'if-none-match': before.etag! })).status === 200, 2000);
+      expect((await brain()).text).toContain('Renamed elsewhere');
+
+      // The listening connection dies: nothing cached is trusted, every read asks the database.
+      await other.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'memex-brain-revisions' and datname = current_database()`,
+      );
+      const cached = await brain();
+      await other.query(
+        `update memory_items set title = 'Renamed while deaf' where project_id = $1 and type = 'Convention'`,
+        [ctx.project.projectId],
+      );
+      await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
+        ctx.project.projectId,
+      ]);
+      await waitFor(async () => (await brain('', { 'if-none-match': cached.etag! })).status === 200, 2000);
+      expect((await brain()).text).toContain('Renamed while deaf');
+    } finally {
+      await other.end();
+    }
   });
 
   it('serves the CLAUDE.md summary as JSON or markdown', async () => {

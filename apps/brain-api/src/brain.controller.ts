@@ -5,7 +5,7 @@ import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
 import { BrainService } from './brain.service';
 
 /** `If-None-Match: "a", W/"b"` → does it name this hash? */
-function matches(ifNoneMatch: string | undefined, hash: string | null): boolean {
+export function matches(ifNoneMatch: string | undefined, hash: string | null): boolean {
   if (!ifNoneMatch || !hash) return false;
   return ifNoneMatch
     .split(',')

@@ -4,7 +4,8 @@ import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
 import { assembleBrain, assembleSummary, type Brain } from '@memex/brain';
 import { MemoryItemAdminRepository, ProjectRepository } from '@memex/db';
-import { CONFIG, PRODUCER_REDIS } from '@memex/server';
+import { RevisionCache } from './revision-cache';
+import { CONFIG, PRODUCER_REDIS, TtlCache } from '@memex/server';
 
 export type BrainResponse = Omit<Brain, 'included'>;
 export interface SummaryResponse {
@@ -24,23 +25,33 @@ const CACHE_TTL_SECONDS = 36 * 3600;
 @Injectable()
 export class BrainService {
   private readonly logger = new Logger(BrainService.name);
+  /**
+   * Hashes of brains this process has seen, by their full cache key. The key holds the
+   * revision, so an entry can never be stale; it saves revalidations a Redis round trip.
+   */
+  private readonly hashes = new TtlCache<string>(3_600_000, 20_000);
 
   constructor(
     private readonly projects: ProjectRepository,
     private readonly items: MemoryItemAdminRepository,
+    private readonly revisions: RevisionCache,
     @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   private async key(projectId: string, kind: string, now: Date): Promise<string> {
-    const revision = await this.projects.revision(projectId);
+    const revision = await this.revisions.revision(projectId);
     return `${this.config.QUEUE_PREFIX}:brain:${projectId}:${revision}:${kind}:${now.toISOString().slice(0, 10)}`;
   }
 
   /** The current ETag, when a brain for the current revision is cached. */
   async currentHash(projectId: string, kind: string, now = new Date()): Promise<string | null> {
     const key = await this.key(projectId, kind, now);
-    return this.redis.get(`${key}:hash`).catch(() => null);
+    const known = this.hashes.get(key);
+    if (known) return known;
+    const hash = await this.redis.get(`${key}:hash`).catch(() => null);
+    if (hash) this.hashes.set(key, hash);
+    return hash;
   }
 
   async brain(projectId: string, tokenBudget: number, now = new Date()): Promise<BrainResponse> {
@@ -80,6 +91,7 @@ export class BrainService {
     const hit = await this.redis.get(key).catch(() => null);
     if (hit) return JSON.parse(hit) as T;
     const { value, hash } = await build();
+    this.hashes.set(key, hash);
     await this.redis
       .multi()
       .set(key, JSON.stringify(value), 'EX', CACHE_TTL_SECONDS)

@@ -15,6 +15,7 @@ import {
 } from '@memex/domain';
 import { dedupHintFor, schemaKeyFor } from '@memex/enrichment';
 import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
+import { RevisionCache } from './revision-cache';
 
 const ACTOR = 'api';
 
@@ -22,7 +23,10 @@ const ACTOR = 'api';
 @Controller('api/v2/memory-items')
 @UseGuards(ProjectKeyGuard)
 export class MemoryItemsController {
-  constructor(private readonly items: MemoryItemAdminRepository) {}
+  constructor(
+    private readonly items: MemoryItemAdminRepository,
+    private readonly revisions: RevisionCache,
+  ) {}
 
   @Get()
   list(@ProjectId() projectId: string, @Query(new ZodPipe(listItemsQuerySchema)) query: ListItemsQuery) {
@@ -57,13 +61,14 @@ export class MemoryItemsController {
       },
       { actor: ACTOR, kind: action ?? 'edited', reason: reason ?? null },
     );
+    this.revisions.forget(projectId);
     return item;
   }
 
   @Post()
   @HttpCode(201)
-  create(@ProjectId() projectId: string, @Body(new ZodPipe(createItemBodySchema)) body: CreateItemBody) {
-    return this.items.create(
+  async create(@ProjectId() projectId: string, @Body(new ZodPipe(createItemBodySchema)) body: CreateItemBody) {
+    const item = await this.items.create(
       projectId,
       {
         ...body,
@@ -72,6 +77,8 @@ export class MemoryItemsController {
       },
       { actor: ACTOR, reason: 'added by hand' },
     );
+    this.revisions.forget(projectId);
+    return item;
   }
 
   /** All or nothing: one illegal move (409) or unknown id (404) and no item changes. */
@@ -101,6 +108,7 @@ export class MemoryItemsController {
       },
       { actor: ACTOR, kind: body.action, reason: body.reason ?? null },
     );
+    this.revisions.forget(projectId);
     return { updated: updated.length, items: updated };
   }
 }

@@ -22,7 +22,19 @@ export function score(item: MemoryItem, now: Date): number {
   return item.status === 'stale' ? base * STALE_FACTOR : base;
 }
 
-/** Highest score first; ties by id, so the order never depends on input order. */
+/**
+ * Highest score first; ties by id, so the order never depends on input order. Scores are
+ * computed once per item per comparator (a sort compares each item many times).
+ */
 export function byScore(now: Date): (a: MemoryItem, b: MemoryItem) => number {
-  return (a, b) => score(b, now) - score(a, now) || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
+  const memo = new Map<MemoryItem, number>();
+  const of = (item: MemoryItem) => {
+    let s = memo.get(item);
+    if (s === undefined) {
+      s = score(item, now);
+      memo.set(item, s);
+    }
+    return s;
+  };
+  return (a, b) => of(b) - of(a) || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
 }

@@ -17,34 +17,45 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Resolves `Authorization: Bearer <project key>` to the key's project; every query is then scoped to it. */
+/**
+ * Bearer project key → its project. Lookups are cached for a minute: a hook client posts
+ * often, and a lookup per request would double the ingest path's round trips. Only hits are
+ * kept, so junk keys cannot fill the cache.
+ */
 @Injectable()
-export class ProjectKeyGuard implements CanActivate {
-  /**
-   * Key hash → project, for a minute: a hook client posts often, and a lookup per request
-   * would double the ingest path's round trips. Only hits are kept, so junk keys cannot fill it.
-   */
+export class ProjectKeyResolver {
   private readonly cache = new TtlCache<string>(60_000, 10_000);
 
   constructor(private readonly projects: ProjectRepository) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  /** The project of the request's key; throws 401 without a valid one. */
+  async resolve(request: FastifyRequest): Promise<string> {
     const token = bearerToken(request);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <api key> header');
     // A malformed key cannot match; skipping the lookup keeps junk off the database.
-    const projectId = looksLikeApiKey(token) ? await this.resolve(hashApiKey(token)) : undefined;
+    const projectId = looksLikeApiKey(token) ? await this.lookup(hashApiKey(token)) : undefined;
     if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
-    request.projectId = projectId;
-    return true;
+    return projectId;
   }
 
-  private async resolve(keyHash: string): Promise<string | undefined> {
+  private async lookup(keyHash: string): Promise<string | undefined> {
     const cached = this.cache.get(keyHash);
     if (cached) return cached;
     const projectId = await this.projects.findProjectIdByKeyHash(keyHash);
     if (projectId) this.cache.set(keyHash, projectId);
     return projectId;
+  }
+}
+
+/** Every query is then scoped to the key's project. */
+@Injectable()
+export class ProjectKeyGuard implements CanActivate {
+  constructor(private readonly keys: ProjectKeyResolver) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    request.projectId = await this.keys.resolve(request);
+    return true;
   }
 }
 

@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Config } from '@memex/config';
 import { ConfigModule } from './config.module';
 import { DatabaseModule } from './database.module';
+import { ProjectKeyResolver } from './auth';
 import { GlobalExceptionFilter } from './exception.filter';
 import { HealthController } from './health';
 import { MetricsController, MetricsRegistry } from './metrics';
@@ -49,8 +50,8 @@ export class PlatformModule {
         }),
       ],
       controllers: [HealthController, MetricsController],
-      providers: [MetricsRegistry, { provide: APP_FILTER, useClass: GlobalExceptionFilter }],
-      exports: [MetricsRegistry],
+      providers: [MetricsRegistry, ProjectKeyResolver, { provide: APP_FILTER, useClass: GlobalExceptionFilter }],
+      exports: [MetricsRegistry, ProjectKeyResolver],
     };
   }
 }

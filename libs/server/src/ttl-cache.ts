@@ -29,6 +29,10 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expiresAt: now + this.ttlMs });
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   delete(key: string): void {
     this.entries.delete(key);
   }

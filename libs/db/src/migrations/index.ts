@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial';
 import * as llmUsage from './0002_llm_usage';
+import * as revisionNotify from './0003_revision_notify';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -9,4 +10,5 @@ import * as llmUsage from './0002_llm_usage';
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_llm_usage': llmUsage,
+  '0003_revision_notify': revisionNotify,
 };

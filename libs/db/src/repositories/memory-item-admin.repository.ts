@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import {
   DomainError,
   newId,
@@ -9,7 +9,8 @@ import {
   type MemoryItem,
 } from '@memex/domain';
 import type { DB, MemoryItemsTable } from '../schema';
-import { KYSELY } from '../tokens';
+import type { Pool } from 'pg';
+import { KYSELY, PG_POOL } from '../tokens';
 import { toMemoryItem } from './memory-item.mapper';
 
 export interface HistoryEntry {
@@ -40,6 +41,18 @@ export type RowChange = (item: MemoryItem) => Partial<{
 
 type Row = Selectable<MemoryItemsTable>;
 
+const SEPARATOR = '\u001f';
+const FOR_BRAIN_SQL = `
+  select id, type, title, left(facts, 310), left(rationale, 210), array_to_string(files[1:5], E'\\x1f'),
+         schema_key, confidence, status, dedup_hint, array_to_string(tags, E'\\x1f'), importance,
+         (extract(epoch from updated_at) * 1000)::float8,
+         (extract(epoch from last_reinforced_at) * 1000)::float8,
+         (extract(epoch from resolved_at) * 1000)::float8
+    from memory_items
+   where project_id = $1 and status in ('active', 'stale')`;
+const ARCHIVED_COUNT_SQL = `
+  select count(*)::int as n from memory_items where project_id = $1 and status in ('superseded', 'archived')`;
+
 function snapshot(row: Row): Record<string, unknown> {
   const { project_id: _p, created_at: _c, ...rest } = row;
   return rest;
@@ -48,53 +61,75 @@ function snapshot(row: Row): Record<string, unknown> {
 /** Reads and changes of items on behalf of people and operators (the brain API). */
 @Injectable()
 export class MemoryItemAdminRepository {
-  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+  constructor(
+    @Inject(KYSELY) private readonly db: Kysely<DB>,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
 
   /**
-   * The items the brain may show (active and stale), with text cut to what the brain renders
-   * so a 50,000-item project stays a quick read; and how many the archive holds.
+   * The items the brain may show (active and stale), and how many the archive holds. Only
+   * what the brain renders is read, text cut to the length it shows, times as numbers and
+   * arrays as strings: a 50,000-item project is one quick prepared query.
    */
   async forBrain(projectId: string): Promise<{ items: MemoryItem[]; archived: number }> {
-    const [rows, archived] = await Promise.all([
-      this.db
-        .selectFrom('memory_items')
-        .select([
-          'id',
-          'project_id',
-          'type',
-          'title',
-          sql<string>`left(facts, 400)`.as('facts'),
-          sql<string | null>`left(rationale, 250)`.as('rationale'),
-          sql<string | null>`null`.as('impact'),
-          sql<string[]>`files[1:5]`.as('files'),
-          'schema_key',
-          'commit_range',
-          'confidence',
-          'status',
-          sql<string[]>`'{}'::text[]`.as('evidence_refs'),
-          sql<Array<{ eventId: string; quote: string }>>`'[]'::jsonb`.as('evidence_spans'),
-          'dedup_hint',
-          'tags',
-          'importance',
-          'session_id',
-          sql<string[]>`'{}'::text[]`.as('merged_from'),
-          'superseded_by',
-          'last_reinforced_at',
-          'resolved_at',
-          'created_at',
-          'updated_at',
-        ])
-        .where('project_id', '=', projectId)
-        .where('status', 'in', ['active', 'stale'])
-        .execute(),
-      this.db
-        .selectFrom('memory_items')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('project_id', '=', projectId)
-        .where('status', 'in', ['superseded', 'archived'])
-        .executeTakeFirstOrThrow(),
+    const [live, archived] = await Promise.all([
+      this.pool.query<unknown[]>({
+        name: 'memory-items.for-brain',
+        text: FOR_BRAIN_SQL,
+        values: [projectId],
+        rowMode: 'array',
+      }),
+      this.pool.query<{ n: number }>({
+        name: 'memory-items.archived-count',
+        text: ARCHIVED_COUNT_SQL,
+        values: [projectId],
+      }),
     ]);
-    return { items: rows.map((r) => toMemoryItem(r as Row)), archived: Number(archived.n) };
+    const split = (joined: unknown) => (typeof joined === 'string' && joined.length > 0 ? joined.split(SEPARATOR) : []);
+    const at = (epochMs: unknown) => (epochMs === null ? null : new Date(epochMs as number));
+    const items = live.rows.map((r): MemoryItem => {
+      const updatedAt = new Date(r[12] as number);
+      return {
+        itemId: r[0] as string,
+        projectId,
+        type: r[1] as MemoryItem['type'],
+        title: r[2] as string,
+        facts: r[3] as string,
+        rationale: r[4] as string | null,
+        impact: null,
+        files: split(r[5]),
+        schemaKey: r[6] as string,
+        commitRange: null,
+        confidence: r[7] as number,
+        status: r[8] as ItemStatus,
+        evidenceRefs: [],
+        evidenceSpans: [],
+        dedupHint: r[9] as string | null,
+        tags: split(r[10]),
+        importance: r[11] as number | null,
+        sessionId: '',
+        mergedFrom: [],
+        supersededBy: null,
+        lastReinforcedAt: at(r[13]),
+        resolvedAt: at(r[14]),
+        createdAt: updatedAt,
+        updatedAt,
+      };
+    });
+    return { items, archived: archived.rows[0]?.n ?? 0 };
+  }
+
+  /**
+   * The project's memory revision, bumped by every change to its items: the brain cache key
+   * derives from it. Prepared, since every brain revalidation runs it and reads nothing else.
+   */
+  async revision(projectId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ memory_revision: number }>({
+      name: 'projects.memory-revision',
+      text: 'select memory_revision from projects where id = $1',
+      values: [projectId],
+    });
+    return rows[0]?.memory_revision ?? 0;
   }
 
   /** Newest first, by id (ULIDs sort by creation); `cursor` is the last id of the previous page. */

@@ -37,16 +37,6 @@ export class ProjectRepository {
     return row && { id: row.id, name: row.name, memoryRevision: row.memory_revision };
   }
 
-  /** The project's memory revision: one row read, and the brain cache key derives from it. */
-  async revision(projectId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('projects')
-      .select('memory_revision')
-      .where('id', '=', projectId)
-      .executeTakeFirstOrThrow();
-    return row.memory_revision;
-  }
-
   /** The project a live (unrevoked) key belongs to. */
   async findProjectIdByKeyHash(keyHash: string): Promise<string | undefined> {
     const row = await this.db

@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Client } from 'pg';
+import type { Config } from '@memex/config';
+import { MemoryItemAdminRepository } from '@memex/db';
+import { CONFIG, TtlCache } from '@memex/server';
+
+const CHANNEL = 'memex_memory_revision';
+
+/**
+ * Projects' memory revisions, kept in memory from PostgreSQL notifications (migration 0003
+ * announces every change after commit), so a brain revalidation needs no database round
+ * trip. Revisions only grow, so an entry keeps the highest value seen. While the listening
+ * connection is down, nothing is kept and every read goes to the database.
+ */
+@Injectable()
+export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(RevisionCache.name);
+  private readonly revisions = new TtlCache<number>(3_600_000, 50_000);
+  private listener: Client | undefined;
+  private listening = false;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly items: MemoryItemAdminRepository,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.listen();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  async revision(projectId: string): Promise<number> {
+    if (this.listening) {
+      const known = this.revisions.get(projectId);
+      if (known !== undefined) return known;
+    }
+    const read = await this.items.revision(projectId);
+    if (this.listening) this.remember(projectId, read);
+    return read;
+  }
+
+  /** This process changed the project: read its revision afresh next time. */
+  forget(projectId: string): void {
+    this.revisions.delete(projectId);
+  }
+
+  private remember(projectId: string, revision: number): void {
+    const known = this.revisions.get(projectId);
+    if (known === undefined || revision > known) this.revisions.set(projectId, revision);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({
+      connectionString: this.config.DATABASE_URL,
+      application_name: 'memex-brain-revisions',
+    });
+    client.on('notification', (message) => {
+      const [projectId, revision] = (message.payload ?? '').split(':');
+      if (projectId && revision) this.remember(projectId, Number(revision));
+    });
+    client.on('error', (error) => this.lost(error));
+    client.on('end', () => this.lost(new Error('connection ended')));
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      this.listener = client;
+      this.listening = true;
+    } catch (error) {
+      this.lost(error as Error);
+    }
+  }
+
+  private lost(error: Error): void {
+    if (this.closed) return;
+    if (this.listening)
+      this.logger.warn({ err: error.message }, 'revision notifications lost; reading revisions from the database');
+    this.listening = false;
+    // Whatever changed meanwhile was not heard: forget everything.
+    this.revisions.clear();
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.listen();
+    }, 1000);
+    this.retry.unref();
+  }
+}
