@@ -1,4 +1,4 @@
-# One image for every app; APP selects which one runs (ingest-api, enrichment-worker, memex = all in one).
+# One image for every app; APP selects which one runs (ingest-api, enrichment-worker, brain-api, memex = all in one).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
