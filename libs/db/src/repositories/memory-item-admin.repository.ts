@@ -11,6 +11,7 @@ import {
 import type { DB, MemoryItemsTable } from '../schema';
 import type { Pool } from 'pg';
 import { KYSELY, PG_POOL } from '../tokens';
+import { recordHistory } from './item-history';
 import { toMemoryItem } from './memory-item.mapper';
 
 export interface HistoryEntry {
@@ -52,11 +53,6 @@ const FOR_BRAIN_SQL = `
    where project_id = $1 and status in ('active', 'stale')`;
 const ARCHIVED_COUNT_SQL = `
   select count(*)::int as n from memory_items where project_id = $1 and status in ('superseded', 'archived')`;
-
-function snapshot(row: Row): Record<string, unknown> {
-  const { project_id: _p, created_at: _c, ...rest } = row;
-  return rest;
-}
 
 /** Reads and changes of items on behalf of people and operators (the brain API). */
 @Injectable()
@@ -267,7 +263,7 @@ export class MemoryItemAdminRepository {
       .execute();
   }
 
-  private async history(
+  private history(
     trx: Transaction<DB>,
     projectId: string,
     itemId: string,
@@ -276,18 +272,15 @@ export class MemoryItemAdminRepository {
     after: Row,
     who: { actor: string; reason: string | null },
   ): Promise<void> {
-    await trx
-      .insertInto('item_history')
-      .values({
-        project_id: projectId,
-        item_id: itemId,
-        change,
-        before: before && JSON.stringify(snapshot(before)),
-        after: JSON.stringify(snapshot(after)),
-        actor_type: 'user',
-        actor: who.actor,
-        reason: who.reason,
-      })
-      .execute();
+    return recordHistory(trx, {
+      projectId,
+      itemId,
+      change,
+      before,
+      after,
+      actorType: 'user',
+      actor: who.actor,
+      reason: who.reason,
+    });
   }
 }

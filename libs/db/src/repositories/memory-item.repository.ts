@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { newId, transition, type EvidenceSpan, type ItemStatus, type MemoryItem } from '@memex/domain';
+import { newId, transition, type EvidenceSpan, type ItemStatus } from '@memex/domain';
 import { decideMerge, type CandidateItem, type ExistingHint } from '@memex/enrichment';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
-import { toMemoryItem } from './memory-item.mapper';
+import { recordHistory } from './item-history';
 
 export interface VerifiedItem {
   candidate: CandidateItem;
@@ -29,37 +29,9 @@ export type WindowResult =
 
 type Row = Selectable<MemoryItemsTable>;
 
-/** The fields history records before and after a change. */
-function snapshot(row: Row): Record<string, unknown> {
-  const { project_id: _p, created_at: _c, ...rest } = row;
-  return rest;
-}
-
 @Injectable()
 export class MemoryItemRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
-
-  async findById(projectId: string, itemId: string): Promise<MemoryItem | undefined> {
-    const row = await this.db
-      .selectFrom('memory_items')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', '=', itemId)
-      .executeTakeFirst();
-    return row && toMemoryItem(row);
-  }
-
-  async listBySession(projectId: string, sessionId: string): Promise<MemoryItem[]> {
-    const rows = await this.db
-      .selectFrom('memory_items')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('session_id', '=', sessionId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(toMemoryItem);
-  }
 
   /** Hints of the project's live items, most recently updated first. */
   async liveHints(projectId: string, limit: number): Promise<ExistingHint[]> {
@@ -165,7 +137,7 @@ export class MemoryItemRepository {
     return new Map(rows.map((r) => [r.dedup_hint!, r]));
   }
 
-  private async history(
+  private history(
     trx: Transaction<DB>,
     write: WindowWrite,
     itemId: string,
@@ -174,20 +146,17 @@ export class MemoryItemRepository {
     after: Row,
     reason: string,
   ): Promise<void> {
-    await trx
-      .insertInto('item_history')
-      .values({
-        project_id: write.projectId,
-        item_id: itemId,
-        change,
-        before: before && JSON.stringify(snapshot(before)),
-        after: JSON.stringify(snapshot(after)),
-        actor_type: 'worker',
-        actor: write.actor,
-        reason,
-        run_id: write.runId,
-      })
-      .execute();
+    return recordHistory(trx, {
+      projectId: write.projectId,
+      itemId,
+      change,
+      before,
+      after,
+      actorType: 'worker',
+      actor: write.actor,
+      reason,
+      runId: write.runId,
+    });
   }
 
   private async insert(trx: Transaction<DB>, item: VerifiedItem, write: WindowWrite): Promise<Row> {
