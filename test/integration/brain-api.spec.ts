@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { ProjectRepository } from '@memex/db';
+import { PRODUCER_REDIS } from '@memex/server';
 import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
@@ -177,6 +178,43 @@ describe('brain', () => {
     }
   });
 
+  it('does not answer 304 for a bad key or for another project, whatever the ETag', async () => {
+    const current = await brain();
+    const bad = await fetch(url('/api/v2/brain'), {
+      headers: { authorization: 'Bearer mx_nope', 'if-none-match': current.etag! },
+    });
+    expect(bad.status).toBe(401);
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('etag-other');
+    const theirs = await fetch(url('/api/v2/brain'), {
+      headers: { authorization: `Bearer ${other.apiKey}`, 'if-none-match': current.etag! },
+    });
+    expect(theirs.status).toBe(200);
+    expect(await theirs.text()).not.toContain('Name files in kebab-case');
+  });
+
+  it('gives the markdown and JSON representations different ETags, and says they vary by Accept', async () => {
+    const json = await brain();
+    const md = await brain('', { accept: 'text/markdown' });
+    expect(md.etag).not.toBe(json.etag);
+    const notModified = await fetch(url('/api/v2/brain'), {
+      headers: { authorization: `Bearer ${key()}`, accept: 'text/markdown', 'if-none-match': md.etag! },
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('vary')).toBe('accept');
+    // The JSON tag does not validate the markdown representation.
+    expect((await brain('', { accept: 'text/markdown', 'if-none-match': json.etag! })).status).toBe(200);
+  });
+
+  it('assembles budgets off the 500-token grid exactly, without caching them', async () => {
+    const odd = JSON.parse((await brain('?tokenBudget=1234')).text) as BrainBody;
+    expect(odd.tokenEstimate).toBeLessThanOrEqual(1234);
+    const keys = await ctx.server.app
+      .get<string, { keys(p: string): Promise<string[]> }>(PRODUCER_REDIS)
+      .keys(`${ctx.server.config.QUEUE_PREFIX}:brain:*`);
+    expect(keys.some((k) => k.includes('budget-1234'))).toBe(false);
+    expect(keys.some((k) => k.includes('budget-6000'))).toBe(true);
+  });
+
   it('serves the CLAUDE.md summary as JSON or markdown', async () => {
     const json = await request<{ document: string; tokenEstimate: number }>(url('/api/v2/brain/summary'), {
       key: key(),
@@ -341,6 +379,31 @@ describe('memory items', () => {
       key: other.apiKey,
     });
     expect(stillTheirs.body.item).toMatchObject({ title: 'Their decision', status: 'active' });
+  });
+
+  it('judges an action on the item as the request leaves it', async () => {
+    const bug = await create({ type: 'BugFix', title: 'Flaky login test', facts: 'Times out on CI.' });
+    const res = await request<ErrorBody>(url(`/api/v2/memory-items/${bug.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { type: 'Decision', action: 'resolve' },
+    });
+    expect(res.status).toBe(409);
+    const unchanged = await request<{ item: Item }>(url(`/api/v2/memory-items/${bug.itemId}`), { key: key() });
+    expect(unchanged.body.item).toMatchObject({ type: 'BugFix', resolvedAt: null });
+  });
+
+  it('shows how many files an item has beyond the four it names', async () => {
+    const files = Array.from({ length: 10 }, (_, i) => `src/many/f${i}.ts`);
+    await create({ type: 'Decision', title: 'Split the many module', facts: 'Ten files.', files, importance: 5 });
+    expect((await brain()).text).toMatch(/Split the many module.*files: src\/many\/f0\.ts, .* \+6/);
+  });
+
+  it('refuses NUL in list filters with 400 instead of failing in PostgreSQL', async () => {
+    for (const query of ['text=%00', 'schemaKey=root%00']) {
+      const res = await request<ErrorBody>(url(`/api/v2/memory-items?${query}`), { key: key() });
+      expect(res.status).toBe(400);
+    }
   });
 
   it('answers bad bodies with 400 naming the field', async () => {

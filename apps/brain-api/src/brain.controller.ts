@@ -4,15 +4,18 @@ import { brainQuerySchema } from '@memex/domain';
 import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
 import { BrainService } from './brain.service';
 
-/** `If-None-Match: "a", W/"b"` → does it name this hash? */
-export function matches(ifNoneMatch: string | undefined, hash: string | null): boolean {
-  if (!ifNoneMatch || !hash) return false;
-  return ifNoneMatch
-    .split(',')
-    .some((tag) => tag.trim().replace(/^W\//, '').replace(/"/g, '') === hash || tag.trim() === '*');
+/** The ETag of a representation: JSON and markdown are different bytes, so different tags. */
+export function etagOf(hash: string, markdown: boolean): string {
+  return markdown ? `${hash}-md` : hash;
 }
 
-function wantsMarkdown(accept: string | undefined): boolean {
+/** `If-None-Match: "a", W/"b"` → does it name this tag? */
+export function matches(ifNoneMatch: string | undefined, tag: string | null): boolean {
+  if (!ifNoneMatch || !tag) return false;
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '').replace(/"/g, '') === tag);
+}
+
+export function wantsMarkdown(accept: string | undefined): boolean {
   return typeof accept === 'string' && /\btext\/markdown\b/.test(accept) && !/\bapplication\/json\b/.test(accept);
 }
 
@@ -29,20 +32,15 @@ export class BrainController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const kind = `budget-${query.tokenBudget}`;
-    // Revalidation: the cached hash of the current revision answers without assembling.
-    const current = await this.brains.currentHash(projectId, kind);
-    if (matches(ifNoneMatch, current)) {
-      await reply.header('etag', `"${current}"`).code(304).send();
-      return;
-    }
+    const markdown = wantsMarkdown(accept);
     const brain = await this.brains.brain(projectId, query.tokenBudget);
-    void reply.header('etag', `"${brain.brainHash}"`).header('vary', 'accept');
-    if (matches(ifNoneMatch, brain.brainHash)) {
+    const tag = etagOf(brain.brainHash, markdown);
+    void reply.header('etag', `"${tag}"`).header('vary', 'accept');
+    if (matches(ifNoneMatch, tag)) {
       await reply.code(304).send();
       return;
     }
-    if (wantsMarkdown(accept)) await reply.type('text/markdown; charset=utf-8').send(brain.document);
+    if (markdown) await reply.type('text/markdown; charset=utf-8').send(brain.document);
     else await reply.send(brain);
   }
 
@@ -53,13 +51,15 @@ export class BrainController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    const markdown = wantsMarkdown(accept);
     const summary = await this.brains.summary(projectId);
-    void reply.header('etag', `"${summary.brainHash}"`).header('vary', 'accept');
-    if (matches(ifNoneMatch, summary.brainHash)) {
+    const tag = etagOf(summary.brainHash, markdown);
+    void reply.header('etag', `"${tag}"`).header('vary', 'accept');
+    if (matches(ifNoneMatch, tag)) {
       await reply.code(304).send();
       return;
     }
-    if (wantsMarkdown(accept)) await reply.type('text/markdown; charset=utf-8').send(summary.document);
+    if (markdown) await reply.type('text/markdown; charset=utf-8').send(summary.document);
     else await reply.send(summary);
   }
 }

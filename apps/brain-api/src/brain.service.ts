@@ -14,7 +14,17 @@ export interface SummaryResponse {
   brainHash: string;
 }
 
-const CACHE_TTL_SECONDS = 36 * 3600;
+/** Entries of old revisions are useless: keep them only as long as a working session revalidates. */
+const CACHE_TTL_SECONDS = 15 * 60;
+
+/**
+ * Only budgets on this grid are cached (the default 6,000 among them): any other budget gets
+ * its exact brain, assembled for it, so no client can fill Redis (which runs with
+ * `noeviction`) by walking through budgets.
+ */
+export function cacheableBudget(budget: number): boolean {
+  return budget % 500 === 0;
+}
 
 /**
  * Assembles and caches brains. The cache key holds the project's memory revision (bumped by
@@ -30,6 +40,8 @@ export class BrainService {
    * revision, so an entry can never be stale; it saves revalidations a Redis round trip.
    */
   private readonly hashes = new TtlCache<string>(3_600_000, 20_000);
+  /** Brains being built, so concurrent misses for one key assemble once. */
+  private readonly building = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly projects: ProjectRepository,
@@ -55,7 +67,7 @@ export class BrainService {
   }
 
   async brain(projectId: string, tokenBudget: number, now = new Date()): Promise<BrainResponse> {
-    return this.cached(projectId, `budget-${tokenBudget}`, now, async () => {
+    const assemble = async () => {
       const [{ items, archived }, project] = await Promise.all([
         this.items.forBrain(projectId),
         this.projects.findById(projectId),
@@ -66,7 +78,9 @@ export class BrainService {
         now,
       );
       return { value: brain, hash: brain.brainHash };
-    });
+    };
+    if (!cacheableBudget(tokenBudget)) return (await assemble()).value;
+    return this.cached(projectId, `budget-${tokenBudget}`, now, assemble);
   }
 
   async summary(projectId: string, now = new Date()): Promise<SummaryResponse> {
@@ -90,6 +104,14 @@ export class BrainService {
     const key = await this.key(projectId, kind, now);
     const hit = await this.redis.get(key).catch(() => null);
     if (hit) return JSON.parse(hit) as T;
+    const pending = this.building.get(key);
+    if (pending) return pending as Promise<T>;
+    const work = this.build(key, build).finally(() => this.building.delete(key));
+    this.building.set(key, work);
+    return work;
+  }
+
+  private async build<T>(key: string, build: () => Promise<{ value: T; hash: string }>): Promise<T> {
     const { value, hash } = await build();
     this.hashes.set(key, hash);
     await this.redis

@@ -50,7 +50,8 @@ export class MemoryItemsController {
       projectId,
       [params.id],
       (current) => {
-        const moved = action ? applyAction(current, action, now) : {};
+        // An action is judged on the item as the same request leaves it (a type change included).
+        const moved = action ? applyAction({ ...current, type: type ?? current.type }, action, now) : {};
         return {
           ...text,
           ...(type ? { type } : {}),

@@ -3,8 +3,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brainQuerySchema } from '@memex/domain';
 import { ProjectKeyResolver } from '@memex/server';
-import { matches } from './brain.controller';
-import { BrainService } from './brain.service';
+import { etagOf, matches, wantsMarkdown } from './brain.controller';
+import { BrainService, cacheableBudget } from './brain.service';
 
 const PATHS: Record<string, 'brain' | 'summary'> = { '/api/v2/brain': 'brain', '/api/v2/brain/summary': 'summary' };
 
@@ -32,9 +32,12 @@ export class RevalidationHook implements OnModuleInit {
       try {
         const projectId = await this.keys.resolve(request);
         const budget = kind === 'brain' ? brainQuerySchema.parse(request.query).tokenBudget : undefined;
+        if (budget !== undefined && !cacheableBudget(budget)) return;
         const current = await this.brains.currentHash(projectId, budget === undefined ? 'summary' : `budget-${budget}`);
-        if (!matches(ifNoneMatch, current)) return;
-        await reply.header('etag', `"${current}"`).code(304).send();
+        if (!current) return;
+        const tag = etagOf(current, wantsMarkdown(request.headers.accept));
+        if (!matches(ifNoneMatch, tag)) return;
+        await reply.header('etag', `"${tag}"`).header('vary', 'accept').code(304).send();
       } catch {
         // The controller gives the proper answer (401, 400 …) for whatever failed here.
       }

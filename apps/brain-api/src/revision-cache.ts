@@ -18,6 +18,8 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
   private readonly revisions = new TtlCache<number>(3_600_000, 50_000);
   private listener: Client | undefined;
   private listening = false;
+  /** Bumped whenever listening starts or stops: a read that spans a change is not trusted. */
+  private generation = 0;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
@@ -41,8 +43,12 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
       const known = this.revisions.get(projectId);
       if (known !== undefined) return known;
     }
+    // Only a read made entirely while listening may be kept: a change notified before the
+    // listener was back could otherwise be overwritten by an older value read meanwhile.
+    const listeningAtStart = this.listening;
+    const generation = this.generation;
     const read = await this.items.revision(projectId);
-    if (this.listening) this.remember(projectId, read);
+    if (listeningAtStart && this.listening && generation === this.generation) this.remember(projectId, read);
     return read;
   }
 
@@ -72,6 +78,7 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
       await client.query(`listen ${CHANNEL}`);
       this.listener = client;
       this.listening = true;
+      this.generation += 1;
     } catch (error) {
       this.lost(error as Error);
     }

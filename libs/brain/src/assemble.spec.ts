@@ -3,7 +3,7 @@ import { ITEM_STATUSES, ITEM_TYPES, type MemoryItem } from '@memex/domain';
 import { assembleBrain, defaultEstimate } from './assemble';
 import { classify } from './classify';
 import { compactLine, richLine } from './render';
-import { byScore } from './scoring';
+import { byScore, recency, score } from './scoring';
 import { assembleSummary } from './summary';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -81,6 +81,21 @@ const arbitraryItem: fc.Arbitrary<MemoryItem> = fc
 /** Full-size sets: small ones always fit, and nothing is ever dropped. */
 const itemSets = fc.array(arbitraryItem, { maxLength: 150, size: 'max' });
 
+/** Items only Layer 2 takes: older than 30 days (60 for importance 4), not open bugs or todos. */
+const layer2Item: fc.Arbitrary<MemoryItem> = fc
+  .record({
+    type: fc.constantFrom('Convention', 'ArchitectureNote', 'ImplementationFact', 'Decision') as fc.Arbitrary<
+      MemoryItem['type']
+    >,
+    title: fc.string({ minLength: 1, maxLength: 120 }),
+    facts: fc.string({ minLength: 1, maxLength: 400 }),
+    confidence: fc.double({ min: 0.4, max: 1, noNaN: true }),
+    importance: fc.integer({ min: 1, max: 3 }),
+    ageDays: fc.double({ min: 31, max: 89, noNaN: true }),
+    schemaKey: fc.constantFrom('root/api', 'root/web', 'root/db/migrations'),
+  })
+  .map((r) => item({ ...r, updatedAt: new Date(NOW.getTime() - r.ageDays * DAY) }));
+
 const budgets = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 500, max: 2_000 }) },
   { weight: 1, arbitrary: fc.integer({ min: 2_000, max: 20_000 }) },
@@ -103,7 +118,7 @@ describe('assembleBrain properties', () => {
           expect(defaultEstimate(brain.document)).toBe(brain.tokenEstimate);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, endOnFailure: true },
     );
   });
 
@@ -119,7 +134,7 @@ describe('assembleBrain properties', () => {
           for (const id of brain.included) expect(['active', 'stale']).toContain(byId.get(id)!.status);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, endOnFailure: true },
     );
   });
 
@@ -160,7 +175,30 @@ describe('assembleBrain properties', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, endOnFailure: true },
+    );
+  });
+
+  it('fills Layer 2 best first too', () => {
+    fc.assert(
+      fc.property(
+        fc.array(layer2Item, { minLength: 20, maxLength: 150, size: 'max' }),
+        fc.integer({ min: 500, max: 1500 }),
+        (items, tokenBudget) => {
+          const brain = assembleBrain(items, { tokenBudget, includeProjectBrief: false }, NOW);
+          expect(brain.layers.layer1.items).toBe(0);
+          const order = byScore(NOW);
+          const shown = new Set(brain.included);
+          const lineCost = (i: MemoryItem) => cost(compactLine(i, 0));
+          const maxHeading = cost('## Reference Knowledge') + cost('### root/db');
+          for (const d of items.filter((i) => !shown.has(i.itemId))) {
+            const keptBelow = items.filter((k) => shown.has(k.itemId) && order(k, d) > 0);
+            const room = brain.layers.layer2.unused + keptBelow.reduce((sum, k) => sum + lineCost(k), 0);
+            if (keptBelow.length > 0) expect(lineCost(d) + maxHeading).toBeGreaterThan(room);
+          }
+        },
+      ),
+      { numRuns: 200, endOnFailure: true },
     );
   });
 
@@ -177,7 +215,7 @@ describe('assembleBrain properties', () => {
           expect(b.brainHash).toBe(a.brainHash);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 200, endOnFailure: true },
     );
   });
 
@@ -189,9 +227,12 @@ describe('assembleBrain properties', () => {
           if (line.startsWith('#')) expect(line).toMatch(OWN_HEADINGS);
           expect(line.startsWith('```')).toBe(false);
           expect(line).not.toContain('<!--');
+          // Inside a list item, text must not open a block of its own either.
+          const inItem = /^- (.*)$/.exec(line)?.[1];
+          if (inItem !== undefined) expect(inItem).not.toMatch(/^(#|~~~|```|[-+*=>|] |\d+[.)] )/);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: 200, endOnFailure: true },
     );
   });
 });
@@ -284,6 +325,47 @@ describe('assembleBrain', () => {
     expect(small.layers.layer1.items).toBeGreaterThan(withBrief.layers.layer1.items);
     const shownImportance = small.included.map((id) => many.find((m) => m.itemId === id)!.importance);
     expect(Math.min(...(shownImportance as number[]))).toBe(5);
+  });
+});
+
+describe('scoring', () => {
+  it('decays recency from 1.0 today to 0.1 at 90 days, and no lower after', () => {
+    expect(recency(0)).toBe(1);
+    expect(recency(45)).toBeCloseTo(0.55, 10);
+    expect(recency(90)).toBeCloseTo(0.1, 10);
+    expect(recency(400)).toBeCloseTo(0.1, 10);
+  });
+
+  it('scores (importance / 5) × confidence × recency, stale at half, importance 3 by default', () => {
+    const fresh = item({ importance: 5, confidence: 0.8, updatedAt: NOW });
+    expect(score(fresh, NOW)).toBeCloseTo(0.8, 10);
+    expect(score({ ...fresh, status: 'stale' }, NOW)).toBeCloseTo(0.4, 10);
+    expect(score({ ...fresh, importance: null }, NOW)).toBeCloseTo(0.48, 10);
+    expect(score({ ...fresh, updatedAt: new Date(NOW.getTime() - 90 * DAY) }, NOW)).toBeCloseTo(0.08, 10);
+  });
+
+  it('counts age from the last reinforcement when it is later than the last update', () => {
+    const old = item({ updatedAt: new Date(NOW.getTime() - 80 * DAY), lastReinforcedAt: NOW });
+    expect(score(old, NOW)).toBeCloseTo(score(item({ updatedAt: NOW }), NOW), 10);
+  });
+
+  it('refuses budgets too small for the header and footer', () => {
+    expect(() => assembleBrain([], { tokenBudget: 199 }, NOW)).toThrow(RangeError);
+  });
+
+  it('orders Layer 2 by score within each schema-key group', () => {
+    const items = [1, 3, 2].map((importance) =>
+      item({
+        type: 'Convention',
+        title: `Rule of importance ${importance}`,
+        importance,
+        schemaKey: 'root/api',
+        updatedAt: new Date(NOW.getTime() - 40 * DAY),
+      }),
+    );
+    const doc = assembleBrain(items, { tokenBudget: 6000 }, NOW).document;
+    const at = (n: number) => doc.indexOf(`Rule of importance ${n}`);
+    expect([at(3) < at(2), at(2) < at(1)]).toEqual([true, true]);
   });
 });
 

@@ -46,6 +46,8 @@ export interface Brain {
 }
 
 export const DEFAULT_TOKEN_BUDGET = 6000;
+/** Below this the title, date line and footer alone could not fit. */
+export const MIN_TOKEN_BUDGET = 200;
 /** The spec's split of a 6,000-token brain; it scales with the budget asked for. */
 const SHARE = { layer0: 500 / 6000, layer1: 1500 / 6000, layer2: 2000 / 6000 };
 
@@ -186,6 +188,7 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
   const estimate = options.estimateTokens ?? defaultEstimate;
   const cost = (line: string) => estimate(`${line}\n`);
   const budget = options.tokenBudget;
+  if (!(budget >= MIN_TOKEN_BUDGET)) throw new RangeError(`tokenBudget must be at least ${MIN_TOKEN_BUDGET}`);
   const order = byScore(now);
 
   const layer1: MemoryItem[] = [];

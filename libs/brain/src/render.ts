@@ -19,7 +19,9 @@ export function inline(text: string, max = 400): string {
     .replace(/_/g, '\\_')
     .replace(/\[/g, '\\[')
     .replace(/]/g, '\\]');
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\\$/, '')}…`;
+  const cut = flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\\$/, '')}…`;
+  // At the start of a list item these would open a heading, fence, quote, list or table.
+  return cut.replace(/^([#~=+\-|])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
 export function age(item: MemoryItem, now: Date): string {

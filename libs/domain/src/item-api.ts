@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ulidSchema } from './ids';
+import { hasUnstorableChars } from './text-guards';
+
+const storable = 'must not contain NUL (U+0000) or unpaired surrogate characters';
 import { ITEM_ACTIONS } from './item-actions';
 import {
   ITEM_STATUSES,
@@ -24,9 +27,18 @@ export const brainQuerySchema = z.strictObject({
 export const listItemsQuerySchema = z.strictObject({
   type: z.enum(ITEM_TYPES).optional(),
   status: z.enum(ITEM_STATUSES).optional(),
-  schemaKey: z.string().max(200).optional(),
+  schemaKey: z
+    .string()
+    .max(200)
+    .refine((s) => !hasUnstorableChars(s), storable)
+    .optional(),
   minConfidence: z.coerce.number().min(0).max(1).optional(),
-  text: z.string().min(1).max(200).optional(),
+  text: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((s) => !hasUnstorableChars(s), storable)
+    .optional(),
   cursor: ulidSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

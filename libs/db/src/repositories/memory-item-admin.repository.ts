@@ -43,8 +43,11 @@ export type RowChange = (item: MemoryItem) => Partial<{
 type Row = Selectable<MemoryItemsTable>;
 
 const SEPARATOR = '\u001f';
+/** Longer than the brain renders (300 and 200 characters), so a cut here always shows as one there. */
+const FACTS_READ = 320;
+const RATIONALE_READ = 220;
 const FOR_BRAIN_SQL = `
-  select id, type, title, left(facts, 310), left(rationale, 210), array_to_string(files[1:5], E'\\x1f'),
+  select id, type, title, left(facts, ${FACTS_READ + 1}), left(rationale, ${RATIONALE_READ + 1}), array_to_string(files, E'\\x1f'),
          schema_key, confidence, status, dedup_hint, array_to_string(tags, E'\\x1f'), importance,
          (extract(epoch from updated_at) * 1000)::float8,
          (extract(epoch from last_reinforced_at) * 1000)::float8,
@@ -81,6 +84,9 @@ export class MemoryItemAdminRepository {
         values: [projectId],
       }),
     ]);
+    // The query reads one character more than it keeps, so a cut is known, and shown as "…"
+    // even when folding its whitespace makes the text short again.
+    const marked = (text: string, read: number) => (text.length > read ? `${text.slice(0, read)}…` : text);
     const split = (joined: unknown) => (typeof joined === 'string' && joined.length > 0 ? joined.split(SEPARATOR) : []);
     const at = (epochMs: unknown) => (epochMs === null ? null : new Date(epochMs as number));
     const items = live.rows.map((r): MemoryItem => {
@@ -90,8 +96,8 @@ export class MemoryItemAdminRepository {
         projectId,
         type: r[1] as MemoryItem['type'],
         title: r[2] as string,
-        facts: r[3] as string,
-        rationale: r[4] as string | null,
+        facts: marked(r[3] as string, FACTS_READ),
+        rationale: r[4] === null ? null : marked(r[4] as string, RATIONALE_READ),
         impact: null,
         files: split(r[5]),
         schemaKey: r[6] as string,
