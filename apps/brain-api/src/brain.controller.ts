@@ -19,6 +19,21 @@ export function wantsMarkdown(accept: string | undefined): boolean {
   return typeof accept === 'string' && /\btext\/markdown\b/.test(accept) && !/\bapplication\/json\b/.test(accept);
 }
 
+/** JSON or the markdown itself, each with its own ETag, or 304 when the client has it already. */
+async function represent(
+  reply: FastifyReply,
+  value: { document: string; brainHash: string },
+  accept: string | undefined,
+  ifNoneMatch: string | undefined,
+): Promise<void> {
+  const markdown = wantsMarkdown(accept);
+  const tag = etagOf(value.brainHash, markdown);
+  void reply.header('etag', `"${tag}"`).header('vary', 'accept');
+  if (matches(ifNoneMatch, tag)) await reply.code(304).send();
+  else if (markdown) await reply.type('text/markdown; charset=utf-8').send(value.document);
+  else await reply.send(value);
+}
+
 @Controller('api/v2/brain')
 @UseGuards(ProjectKeyGuard)
 export class BrainController {
@@ -32,16 +47,7 @@ export class BrainController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const markdown = wantsMarkdown(accept);
-    const brain = await this.brains.brain(projectId, query.tokenBudget);
-    const tag = etagOf(brain.brainHash, markdown);
-    void reply.header('etag', `"${tag}"`).header('vary', 'accept');
-    if (matches(ifNoneMatch, tag)) {
-      await reply.code(304).send();
-      return;
-    }
-    if (markdown) await reply.type('text/markdown; charset=utf-8').send(brain.document);
-    else await reply.send(brain);
+    await represent(reply, await this.brains.brain(projectId, query.tokenBudget), accept, ifNoneMatch);
   }
 
   @Get('summary')
@@ -51,15 +57,6 @@ export class BrainController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const markdown = wantsMarkdown(accept);
-    const summary = await this.brains.summary(projectId);
-    const tag = etagOf(summary.brainHash, markdown);
-    void reply.header('etag', `"${tag}"`).header('vary', 'accept');
-    if (matches(ifNoneMatch, tag)) {
-      await reply.code(304).send();
-      return;
-    }
-    if (markdown) await reply.type('text/markdown; charset=utf-8').send(summary.document);
-    else await reply.send(summary);
+    await represent(reply, await this.brains.summary(projectId), accept, ifNoneMatch);
   }
 }

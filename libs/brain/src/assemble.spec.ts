@@ -165,13 +165,7 @@ describe('assembleBrain properties', () => {
             const lineCost = (w: { item: MemoryItem; related: number }) =>
               cost(layer === 1 ? richLine(w.item, now, w.related) : compactLine(w.item, w.related));
             const unused = layer === 1 ? brain.layers.layer1.unused : brain.layers.layer2.unused;
-            for (const d of inLayer.filter((w) => !shown.has(w.item.itemId))) {
-              const keptBelow = inLayer.filter((w) => shown.has(w.item.itemId) && order(w.item, d.item) > 0);
-              if (keptBelow.length === 0) continue;
-              // Had it fit in place of the lower ones, greedy filling would have taken it.
-              const room = unused + keptBelow.reduce((sum, w) => sum + lineCost(w), 0);
-              expect(lineCost(d) + maxHeading).toBeGreaterThan(room);
-            }
+            expectGreedy(inLayer, shown, unused, lineCost, maxHeading, (a, b) => order(a.item, b.item));
           }
         },
       ),
@@ -188,14 +182,14 @@ describe('assembleBrain properties', () => {
           const brain = assembleBrain(items, { tokenBudget, includeProjectBrief: false }, NOW);
           expect(brain.layers.layer1.items).toBe(0);
           const order = byScore(NOW);
-          const shown = new Set(brain.included);
-          const lineCost = (i: MemoryItem) => cost(compactLine(i, 0));
-          const maxHeading = cost('## Reference Knowledge') + cost('### root/db');
-          for (const d of items.filter((i) => !shown.has(i.itemId))) {
-            const keptBelow = items.filter((k) => shown.has(k.itemId) && order(k, d) > 0);
-            const room = brain.layers.layer2.unused + keptBelow.reduce((sum, k) => sum + lineCost(k), 0);
-            if (keptBelow.length > 0) expect(lineCost(d) + maxHeading).toBeGreaterThan(room);
-          }
+          expectGreedy(
+            items.map((item) => ({ item, related: 0 })),
+            new Set(brain.included),
+            brain.layers.layer2.unused,
+            (w) => cost(compactLine(w.item, 0)),
+            cost('## Reference Knowledge') + cost('### root/db'),
+            (a, b) => order(a.item, b.item),
+          );
         },
       ),
       { numRuns: 200, endOnFailure: true },
@@ -238,6 +232,28 @@ describe('assembleBrain properties', () => {
 });
 
 const cost = (line: string) => defaultEstimate(`${line}\n`);
+
+type Shown = { item: MemoryItem; related: number };
+
+/**
+ * Greedy filling, checked from outside: a dropped item that outscores kept ones did not fit
+ * in the room left plus theirs (allowing for the headings it might have had to open).
+ */
+function expectGreedy(
+  inLayer: Shown[],
+  shown: Set<string>,
+  unused: number,
+  lineCost: (w: Shown) => number,
+  maxHeading: number,
+  order: (a: Shown, b: Shown) => number,
+): void {
+  for (const d of inLayer.filter((w) => !shown.has(w.item.itemId))) {
+    const keptBelow = inLayer.filter((w) => shown.has(w.item.itemId) && order(w, d) > 0);
+    if (keptBelow.length === 0) continue;
+    const room = unused + keptBelow.reduce((sum, w) => sum + lineCost(w), 0);
+    expect(lineCost(d) + maxHeading).toBeGreaterThan(room);
+  }
+}
 
 describe('assembleBrain', () => {
   it('puts recent decisions, open bugs and todos in Layer 1, older stable knowledge in Layer 2, and archives the rest', () => {
