@@ -33,6 +33,38 @@ export function purgePrefix(prefix: string): Promise<void> {
   return deleteQueuePrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
 }
 
+/** Names of a bench run: its database (on the server of DATABASE_URL) and its queue prefix. */
+function benchRun(label: string): { serverUrl: string; name: string; databaseUrl: string } {
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `memex_bench_${label}_${Date.now()}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { serverUrl, name, databaseUrl: url.toString() };
+}
+
+/** An app's compiled entry point as its own process, on the run's database and queue prefix. */
+function spawnApp(
+  entry: string,
+  run: { name: string; databaseUrl: string },
+  port: number,
+  env: Record<string, string>,
+  stdout: 'pipe' | 'ignore',
+): ChildProcess {
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  return spawn(process.execPath, [...nodeArgs, join(ROOT, entry)], {
+    env: {
+      ...process.env,
+      DATABASE_URL: run.databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUEUE_PREFIX: run.name,
+      ...env,
+    },
+    stdio: ['ignore', stdout, 'inherit'],
+  });
+}
+
 /** RSS and teardown of a benchmarked process: stop it, drop its database, purge its queue keys. */
 function handle(child: ChildProcess, serverUrl: string, name: string) {
   return {
@@ -59,26 +91,10 @@ export async function startAllInOne(
   env: Record<string, string> = {},
   entry = 'dist/apps/memex/src/main.js',
 ): Promise<BenchServer> {
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `memex_bench_${label}_${Date.now()}`;
-  const dbUrl = new URL(serverUrl);
-  dbUrl.pathname = `/${name}`;
+  const run = benchRun(label);
   const stateDir = mkdtempSync(join(tmpdir(), 'memex-bench-'));
   const port = await freePort();
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, entry)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl.toString(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      QUEUE_PREFIX: name,
-      MEMEX_LOCAL_STATE_DIR: stateDir,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnApp(entry, run, port, { MEMEX_LOCAL_STATE_DIR: stateDir, ...env }, 'pipe');
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -91,10 +107,10 @@ export async function startAllInOne(
   return {
     url: `http://127.0.0.1:${port}`,
     apiKey,
-    databaseUrl: dbUrl.toString(),
-    queuePrefix: name,
+    databaseUrl: run.databaseUrl,
+    queuePrefix: run.name,
     child,
-    ...handle(child, serverUrl, name),
+    ...handle(child, run.serverUrl, run.name),
   };
 }
 
@@ -107,29 +123,15 @@ export async function startApp(
   app: 'ingest-api' | 'brain-api',
   seed?: (db: Kysely<DB>, projectId: string) => Promise<void>,
 ): Promise<BenchServer> {
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `memex_bench_${label}_${Date.now()}`;
-  const dbUrl = new URL(serverUrl);
-  dbUrl.pathname = `/${name}`;
-  await ensureDatabaseExists(dbUrl.toString());
-  const db = createDatabase({ url: dbUrl.toString(), poolSize: 2 });
-  await migrateToLatest(db, dbUrl.toString());
+  const run = benchRun(label);
+  await ensureDatabaseExists(run.databaseUrl);
+  const db = createDatabase({ url: run.databaseUrl, poolSize: 2 });
+  await migrateToLatest(db, run.databaseUrl);
   const { apiKey, projectId } = await new ProjectRepository(db).createWithKey('bench');
   await seed?.(db, projectId);
   await db.destroy();
   const port = await freePort();
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, `dist/apps/${app}/src/main.js`)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl.toString(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      QUEUE_PREFIX: name,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnApp(`dist/apps/${app}/src/main.js`, run, port, {}, 'ignore');
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i += 1) {
     if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) break;
@@ -138,9 +140,9 @@ export async function startApp(
   return {
     url,
     apiKey,
-    databaseUrl: dbUrl.toString(),
-    queuePrefix: name,
+    databaseUrl: run.databaseUrl,
+    queuePrefix: run.name,
     child,
-    ...handle(child, serverUrl, name),
+    ...handle(child, run.serverUrl, run.name),
   };
 }

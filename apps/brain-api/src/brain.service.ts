@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
@@ -90,8 +89,7 @@ export class BrainService {
         this.projects.findById(projectId),
       ]);
       const summary = assembleSummary(items, now, { projectName: project?.name });
-      const brainHash = createHash('sha256').update(summary.document).digest('hex').slice(0, 16);
-      return { value: { ...summary, brainHash }, hash: brainHash };
+      return { value: summary, hash: summary.brainHash };
     });
   }
 

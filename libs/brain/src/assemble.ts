@@ -45,13 +45,17 @@ export interface Brain {
   included: string[];
 }
 
-export const DEFAULT_TOKEN_BUDGET = 6000;
 /** Below this the title, date line and footer alone could not fit. */
 export const MIN_TOKEN_BUDGET = 200;
 /** The spec's split of a 6,000-token brain; it scales with the budget asked for. */
 const SHARE = { layer0: 500 / 6000, layer1: 1500 / 6000, layer2: 2000 / 6000 };
 
 export const defaultEstimate = (text: string): number => Math.ceil(text.length / 4);
+
+/** The ETag of a document: its own bytes, so two documents never share one. */
+export function hashDocument(document: string): string {
+  return createHash('sha256').update(document).digest('hex').slice(0, 16);
+}
 
 const LAYER1_SECTIONS: Array<[ItemType, string]> = [
   ['Decision', 'Key Decisions'],
@@ -294,7 +298,7 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
     tokenEstimate: estimate(document),
     itemsLoaded: included.length,
     schemaKeys,
-    brainHash: createHash('sha256').update(document).digest('hex').slice(0, 16),
+    brainHash: hashDocument(document),
     tree: tree(included.map((i) => i.schemaKey)),
     layers: {
       layer0: { items: briefItems.size, tokens: brief.used, unused: unused0 },

@@ -1,5 +1,5 @@
 import type { MemoryItem } from '@memex/domain';
-import { briefLines, consolidate, defaultEstimate } from './assemble';
+import { briefLines, consolidate, defaultEstimate, hashDocument } from './assemble';
 import { classify } from './classify';
 import { ageDays, byScore } from './scoring';
 import { inline } from './render';
@@ -14,7 +14,7 @@ export function assembleSummary(
   items: readonly MemoryItem[],
   now: Date,
   options: { projectName?: string; tokenBudget?: number; estimateTokens?: (text: string) => number } = {},
-): { document: string; tokenEstimate: number } {
+): { document: string; tokenEstimate: number; brainHash: string } {
   const estimate = options.estimateTokens ?? defaultEstimate;
   const budget = options.tokenBudget ?? SUMMARY_TOKEN_BUDGET;
   const live = items.filter((i) => {
@@ -68,5 +68,5 @@ export function assembleSummary(
     }
   }
   const document = `${lines.join('\n')}\n`;
-  return { document, tokenEstimate: estimate(document) };
+  return { document, tokenEstimate: estimate(document), brainHash: hashDocument(document) };
 }

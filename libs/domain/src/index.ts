@@ -8,5 +8,6 @@ export * from './project';
 export * from './raw-event';
 export * from './session';
 export * from './status-lifecycle';
+export * from './storable';
 export * from './text-guards';
 export * from './validation';

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { ulidSchema } from './ids';
-import { hasUnstorableChars } from './text-guards';
-
-const storable = 'must not contain NUL (U+0000) or unpaired surrogate characters';
+import { storable } from './storable';
 import { ITEM_ACTIONS } from './item-actions';
 import {
   ITEM_STATUSES,
@@ -27,18 +25,9 @@ export const brainQuerySchema = z.strictObject({
 export const listItemsQuerySchema = z.strictObject({
   type: z.enum(ITEM_TYPES).optional(),
   status: z.enum(ITEM_STATUSES).optional(),
-  schemaKey: z
-    .string()
-    .max(200)
-    .refine((s) => !hasUnstorableChars(s), storable)
-    .optional(),
+  schemaKey: storable(z.string().max(200)).optional(),
   minConfidence: z.coerce.number().min(0).max(1).optional(),
-  text: z
-    .string()
-    .min(1)
-    .max(200)
-    .refine((s) => !hasUnstorableChars(s), storable)
-    .optional(),
+  text: storable(z.string().min(1).max(200)).optional(),
   cursor: ulidSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

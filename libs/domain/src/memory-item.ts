@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ulidSchema } from './ids';
 import { clientIdSchema } from './raw-event';
-import { hasUnstorableChars } from './text-guards';
+import { storable } from './storable';
 
 export const ITEM_TYPES = [
   'Decision',
@@ -30,11 +30,7 @@ export const ITEM_LIMITS = {
   dedupHint: 200,
 } as const;
 
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => !hasUnstorableChars(s), 'must not contain NUL (U+0000) or unpaired surrogate characters');
+const text = (max: number) => storable(z.string().max(max));
 
 /** Lowercase words joined by single hyphens: `auth`, `token-refresh`. */
 export const TAG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

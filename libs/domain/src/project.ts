@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { hasUnstorableChars } from './text-guards';
+import { storable } from './storable';
 
 export const createProjectBodySchema = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .refine((n) => !hasUnstorableChars(n), 'must not contain NUL (U+0000) or unpaired surrogate characters'),
+  name: storable(z.string().trim().min(1).max(200)),
 });
 export type CreateProjectBody = z.infer<typeof createProjectBodySchema>;
 

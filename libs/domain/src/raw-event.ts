@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNSTORABLE_MESSAGE, storable } from './storable';
 import { hasUnstorableChars, isIsoInstant, jsonShape, utf8Bytes } from './text-guards';
 
 export const EVENT_TYPES = [
@@ -51,7 +52,7 @@ const contentSchema = z.string().superRefine((value, ctx) => {
     ctx.addIssue({
       code: 'custom',
       input: undefined,
-      message: 'must not contain NUL (U+0000) or unpaired surrogate characters',
+      message: UNSTORABLE_MESSAGE,
     });
   }
 });
@@ -70,7 +71,7 @@ const metadataSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx
     ctx.addIssue({
       code: 'custom',
       input: undefined,
-      message: 'must not contain NUL (U+0000) or unpaired surrogate characters',
+      message: UNSTORABLE_MESSAGE,
     });
     return;
   }
@@ -97,12 +98,7 @@ export type RawEventInput = z.infer<typeof rawEventInputSchema>;
 
 export const eventBatchSchema = z.strictObject({
   sessionId: clientIdSchema,
-  branch: z
-    .string()
-    .min(1)
-    .max(INGEST_LIMITS.maxBranchLength)
-    .refine((b) => !hasUnstorableChars(b), 'must not contain NUL (U+0000) or unpaired surrogate characters')
-    .optional(),
+  branch: storable(z.string().min(1).max(INGEST_LIMITS.maxBranchLength)).optional(),
   events: z.array(rawEventInputSchema).min(1).max(INGEST_LIMITS.maxEventsPerBatch),
 });
 export type EventBatch = z.infer<typeof eventBatchSchema>;
@@ -122,16 +118,3 @@ export const acceptedBatchSchema = z.object({
   duplicates: z.number().int().min(0),
 });
 export type AcceptedBatch = z.infer<typeof acceptedBatchSchema>;
-
-/** A stored event as the services read it back. */
-export interface RawEvent {
-  seq: number;
-  projectId: string;
-  sessionId: string;
-  eventId: string;
-  type: EventType;
-  timestamp: Date;
-  content: string;
-  metadata: Record<string, unknown> | null;
-  receivedAt: Date;
-}

@@ -19,8 +19,3 @@ export const sessionSchema = z.object({
 export type Session = z.infer<typeof sessionSchema>;
 
 export const sessionParamsSchema = z.strictObject({ sessionId: clientIdSchema });
-
-export const completeSessionResponseSchema = z.object({
-  sessionId: clientIdSchema,
-  enqueued: z.boolean(),
-});

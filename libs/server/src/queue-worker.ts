@@ -10,7 +10,6 @@ import {
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
-import { redactUrl } from '@memex/config';
 import {
   JOBS,
   assertHandlers,
@@ -20,6 +19,7 @@ import {
   type QueueName,
 } from '@memex/queue';
 import { CONFIG } from './config.module';
+import { logConnectionErrors } from './connection-errors';
 
 /** One class per job: the registry refuses to start a worker unless each job has exactly one. */
 export interface JobHandler<K extends JobKey = JobKey> {
@@ -59,15 +59,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
     for (const queue of this.queues) {
       const handlers = this.handlers.filter((h) => JOBS[h.job].queue === queue);
       const connection = createRedisConnection(this.config.REDIS_URL, 'worker');
-      let lastWarned = 0;
-      connection.on('error', (error: Error) => {
-        if (Date.now() - lastWarned < 10_000) return;
-        lastWarned = Date.now();
-        this.logger.warn(
-          { err: error.message, url: redactUrl(this.config.REDIS_URL) },
-          'worker Redis connection error',
-        );
-      });
+      logConnectionErrors(connection, this.logger, 'worker Redis connection error', this.config.REDIS_URL);
       this.connections.push(connection);
       const worker = new Worker(queue, (job) => this.dispatch(handlers, job), {
         connection,

@@ -1,9 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type IORedis from 'ioredis';
-import { redactUrl, type Config } from '@memex/config';
+import type { Config } from '@memex/config';
 import { QUEUES, createRedisConnection } from '@memex/queue';
 import { CONFIG } from './config.module';
+import { logConnectionErrors } from './connection-errors';
 
 export const PRODUCER_REDIS = Symbol('PRODUCER_REDIS');
 /** The @nestjs/bullmq configuration key of queues that enqueue from request paths. */
@@ -17,14 +18,7 @@ export const PRODUCER_CONFIG_KEY = 'producer';
       inject: [CONFIG],
       useFactory: (config: Config) => {
         const redis = createRedisConnection(config.REDIS_URL, 'producer');
-        const logger = new Logger('Redis');
-        let lastWarned = 0;
-        // Without a listener ioredis prints every failed reconnect; once every 10 s is enough.
-        redis.on('error', (error: Error) => {
-          if (Date.now() - lastWarned < 10_000) return;
-          lastWarned = Date.now();
-          logger.warn({ err: error.message, url: redactUrl(config.REDIS_URL) }, 'Redis connection error');
-        });
+        logConnectionErrors(redis, new Logger('Redis'), 'Redis connection error', config.REDIS_URL);
         return redis;
       },
     },

@@ -8,7 +8,6 @@ export interface StoredBatch {
   sessionId: string | undefined;
   accepted: number;
   duplicates: number;
-  lastEventSeq: number;
 }
 
 const DEADLOCK = '40P01';
@@ -85,7 +84,6 @@ export class RawEventRepository {
       sessionId: rows[0]?.session_id,
       accepted: rows.length,
       duplicates: batch.events.length - rows.length,
-      lastEventSeq: rows.reduce((max, r) => Math.max(max, r.seq), 0),
     };
   }
 }
