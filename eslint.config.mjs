@@ -41,6 +41,7 @@ export default tseslint.config(
       'libs/enrichment/**/*.ts',
       'libs/transcript/**/*.ts',
       'libs/brain/**/*.ts',
+      'libs/hygiene/**/*.ts',
     ],
     ignores: ['**/*.spec.ts'],
     rules: {

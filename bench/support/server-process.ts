@@ -120,8 +120,9 @@ export async function startAllInOne(
  */
 export async function startApp(
   label: string,
-  app: 'ingest-api' | 'brain-api',
+  app: 'ingest-api' | 'brain-api' | 'memex',
   seed?: (db: Kysely<DB>, projectId: string) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<BenchServer> {
   const run = benchRun(label);
   await ensureDatabaseExists(run.databaseUrl);
@@ -131,7 +132,14 @@ export async function startApp(
   await seed?.(db, projectId);
   await db.destroy();
   const port = await freePort();
-  const child = spawnApp(`dist/apps/${app}/src/main.js`, run, port, {}, 'ignore');
+  const stateDir = mkdtempSync(join(tmpdir(), 'memex-bench-'));
+  const child = spawnApp(
+    `dist/apps/${app}/src/main.js`,
+    run,
+    port,
+    { MEMEX_LOCAL_STATE_DIR: stateDir, ...env },
+    'ignore',
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i += 1) {
     if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) break;

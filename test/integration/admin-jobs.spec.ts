@@ -60,6 +60,13 @@ describe('operator job endpoints', () => {
     });
     expect(missing.status).toBe(404);
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs?queue=mail`, { key: ADMIN_TOKEN })).status).toBe(400);
+    // Every queue of the registry can be listed.
+    const hygiene = await request<{ queue: string; jobs: unknown[] }>(
+      `${ctx.server.url}/api/v2/admin/jobs?queue=hygiene&state=waiting`,
+      { key: ADMIN_TOKEN },
+    );
+    expect(hygiene.status).toBe(200);
+    expect(hygiene.body).toEqual({ queue: 'hygiene', state: 'waiting', jobs: [] });
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs?state=zombie`, { key: ADMIN_TOKEN })).status).toBe(400);
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(401);
   });

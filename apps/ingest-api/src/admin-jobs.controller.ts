@@ -38,8 +38,8 @@ function summary(job: Job) {
 export class AdminJobsController {
   private readonly queues: Record<string, Queue>;
 
-  constructor(@InjectQueue(QUEUES.enrichment) enrichment: Queue) {
-    this.queues = { [QUEUES.enrichment]: enrichment };
+  constructor(@InjectQueue(QUEUES.enrichment) enrichment: Queue, @InjectQueue(QUEUES.hygiene) hygiene: Queue) {
+    this.queues = { [QUEUES.enrichment]: enrichment, [QUEUES.hygiene]: hygiene };
   }
 
   @Get()

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { BrainApiModule } from '../../brain-api/src';
 import { EnrichmentWorkerModule } from '../../enrichment-worker/src';
+import { HygieneWorkerModule } from '../../hygiene-worker/src';
 import { IngestApiModule } from '../../ingest-api/src';
 import { ProjectRepository } from '@memex/db';
 import { createHttpApp, prepareRuntime, rootModule, runMain } from '@memex/server';
@@ -13,7 +14,7 @@ import { ensureLocalProject } from './local-project';
 runMain(async (config) => {
   const applied = await prepareRuntime(config);
   const app = await createHttpApp(
-    rootModule(config, [IngestApiModule, EnrichmentWorkerModule, BrainApiModule]),
+    rootModule(config, [IngestApiModule, EnrichmentWorkerModule, HygieneWorkerModule, BrainApiModule]),
     config,
   );
   await app.listen({ host: config.HOST, port: config.PORT });

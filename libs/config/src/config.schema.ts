@@ -48,6 +48,12 @@ export const configSchema = z.object({
   LLM_MAX_RETRIES: int(0, 10).default(2),
   /** Tokens a project may spend on the LLM per UTC day; past it, sessions use the local engine. 0: no limit. */
   LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
+  /** How often every project gets a hygiene pass (BullMQ job scheduler). 0: only passes operators start. */
+  HYGIENE_INTERVAL_MS: int(0, 30 * 24 * 3_600_000).default(3_600_000),
+  /** What scheduled passes do: `apply` makes the lifecycle moves, `dry-run` only reports them. */
+  HYGIENE_SCHEDULED_MODE: z.enum(['apply', 'dry-run']).default('apply'),
+  /** Hygiene passes one worker process runs at once (never two of one project). */
+  HYGIENE_CONCURRENCY: int(1, 16).default(1),
   /** A request whose body has not fully arrived after this long is answered 408 and closed. */
   HTTP_REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   /**

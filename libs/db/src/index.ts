@@ -2,6 +2,8 @@ export * from './bootstrap-database';
 export * from './database';
 export * from './migrations';
 export * from './repositories/enrichment.repository';
+export * from './repositories/hygiene-review.repository';
+export * from './repositories/hygiene-run.repository';
 export * from './repositories/memory-item-admin.repository';
 export * from './repositories/memory-item.mapper';
 export * from './repositories/memory-item.repository';

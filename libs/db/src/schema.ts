@@ -72,6 +72,8 @@ export interface MemoryItemsTable {
   resolved_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Set by a trigger whenever status changes. */
+  status_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface ItemHistoryTable {
@@ -100,6 +102,62 @@ export interface LlmUsageTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface HygieneRunsTable {
+  id: string;
+  project_id: string;
+  mode: 'dry-run' | 'apply';
+  trigger: 'operator' | 'schedule';
+  requested_by: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  items_scanned: number | null;
+  counts: JSONColumnType<Record<string, number>, string | undefined, string>;
+  error: string | null;
+  created_at: CreatedAt;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface HygieneProposalsTable {
+  id: string;
+  project_id: string;
+  /** The run that first found it. */
+  run_id: string;
+  kind: 'merge' | 'edit';
+  rule: string;
+  item_ids: string[];
+  fingerprint: string;
+  /** The rule's proposal as it found it (keepId and similarity of a merge, problems of an edit). */
+  detail: JSONColumnType<Record<string, unknown>, string, string>;
+  reason: string;
+  status: 'pending' | 'applied' | 'rejected' | 'expired';
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface HygieneRunProposalsTable {
+  run_id: string;
+  proposal_id: string;
+}
+
+export interface HygieneChangesTable {
+  id: string;
+  project_id: string;
+  run_id: string | null;
+  proposal_id: string | null;
+  item_id: string;
+  rule: string;
+  /** The columns the change touched, as they were and as it left them. */
+  before: JSONColumnType<Record<string, unknown>, string, never>;
+  after: JSONColumnType<Record<string, unknown>, string, never>;
+  reason: string;
+  /** False for what a dry run would have done. */
+  applied: boolean;
+  reverted_at: NullableTimestamp;
+  reverted_by: string | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -108,4 +166,8 @@ export interface DB {
   memory_items: MemoryItemsTable;
   item_history: ItemHistoryTable;
   llm_usage: LlmUsageTable;
+  hygiene_runs: HygieneRunsTable;
+  hygiene_proposals: HygieneProposalsTable;
+  hygiene_run_proposals: HygieneRunProposalsTable;
+  hygiene_changes: HygieneChangesTable;
 }

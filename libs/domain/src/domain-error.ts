@@ -13,8 +13,18 @@ export const DOMAIN_ERROR_STATUS = {
   ITEM_NOT_FOUND: 404,
   ILLEGAL_STATUS_TRANSITION: 409,
   CONFLICT: 409,
+  RUN_NOT_FOUND: 404,
+  PROPOSAL_NOT_FOUND: 404,
+  CHANGE_NOT_FOUND: 404,
+  PROPOSAL_DECIDED: 409,
+  PROPOSAL_OUTDATED: 409,
+  CHANGE_NOT_REVERTIBLE: 409,
+  ITEM_CHANGED_SINCE: 409,
+  INPUT_REQUIRED: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Not the client's doing, but theirs to retry: the queue is unreachable and nothing was started. */
+  QUEUE_UNAVAILABLE: 503,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;

@@ -1,5 +1,6 @@
 export * from './api-key';
 export * from './domain-error';
+export * from './hygiene-api';
 export * from './ids';
 export * from './item-actions';
 export * from './item-api';

@@ -17,6 +17,9 @@ export type ItemType = (typeof ITEM_TYPES)[number];
 export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
+/** The session id of items a person wrote through the API rather than enrichment extracted. */
+export const MANUAL_SESSION_ID = 'manual';
+
 export const ITEM_LIMITS = {
   title: 200,
   facts: 5000,

@@ -36,3 +36,24 @@ describe('enrichSession payload', () => {
     expect(JOBS.enrichSession.schema.safeParse({ projectId: 'nope', sessionId: ids.sessionId }).success).toBe(false);
   });
 });
+
+describe('hygiene payloads', () => {
+  const projectId = '01JD0000000000000000000000';
+  it('a pass names its project and mode; an operator run also its run', () => {
+    const run = { projectId, mode: 'apply', trigger: 'operator', runId: '01JD0000000000000000000001' };
+    expect(JOBS.hygienePass.schema.parse(run)).toEqual(run);
+    expect(JOBS.hygienePass.schema.parse({ projectId, mode: 'dry-run', trigger: 'schedule' })).toBeTruthy();
+  });
+  it.each([
+    { projectId, mode: 'tidy', trigger: 'operator' },
+    { projectId, mode: 'apply', trigger: 'cron' },
+    { projectId: 'x', mode: 'apply', trigger: 'operator' },
+    { projectId, mode: 'apply', trigger: 'operator', extra: 1 },
+  ])('refuses %o', (payload) => {
+    expect(JOBS.hygienePass.schema.safeParse(payload).success).toBe(false);
+  });
+  it('a sweep carries nothing', () => {
+    expect(JOBS.hygieneSweep.schema.safeParse({}).success).toBe(true);
+    expect(JOBS.hygieneSweep.schema.safeParse({ projectId }).success).toBe(false);
+  });
+});

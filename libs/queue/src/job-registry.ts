@@ -1,9 +1,10 @@
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { ulidSchema } from '@memex/domain';
+import { HYGIENE_MODES, ulidSchema } from '@memex/domain';
 
 export const QUEUES = {
   enrichment: 'enrichment',
+  hygiene: 'hygiene',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -32,6 +33,31 @@ export const JOBS = {
     name: 'enrich-session',
     schema: z.strictObject({ projectId: ulidSchema, sessionId: ulidSchema }),
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, ...RETENTION },
+  }),
+  /**
+   * Fired by the job scheduler on the hygiene cadence: enqueues one `hygienePass` per project.
+   * One attempt: the next tick is the retry.
+   */
+  hygieneSweep: defineJob({
+    queue: QUEUES.hygiene,
+    name: 'hygiene-sweep',
+    schema: z.strictObject({}),
+    options: { attempts: 1, ...RETENTION },
+  }),
+  /**
+   * One hygiene pass over a project. An operator's run carries the id of the run row it
+   * created; a scheduled pass creates its row when it starts.
+   */
+  hygienePass: defineJob({
+    queue: QUEUES.hygiene,
+    name: 'hygiene-pass',
+    schema: z.strictObject({
+      projectId: ulidSchema,
+      mode: z.enum(HYGIENE_MODES),
+      trigger: z.enum(['operator', 'schedule']),
+      runId: ulidSchema.optional(),
+    }),
+    options: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...RETENTION },
   }),
 } as const;
 

@@ -82,3 +82,42 @@ export const ProjectId = createParamDecorator((_: unknown, context: ExecutionCon
   if (!projectId) throw new Error('ProjectId used on a route without ProjectKeyGuard');
   return projectId;
 });
+
+/** Who is calling an endpoint open to both: a project key (its project only) or the admin token (any). */
+export type Principal = { kind: 'project'; projectId: string } | { kind: 'admin' };
+
+interface PrincipalRequest extends FastifyRequest {
+  principal?: Principal;
+}
+
+/**
+ * Endpoints open to a project's key and to operators. A key is told apart from the admin
+ * token by its `mx_` prefix; without MEMEX_ADMIN_TOKEN set, only keys are accepted.
+ */
+@Injectable()
+export class ProjectOrAdminGuard implements CanActivate {
+  constructor(
+    private readonly keys: ProjectKeyResolver,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<PrincipalRequest>();
+    const token = bearerToken(request);
+    const admin = this.config.MEMEX_ADMIN_TOKEN;
+    if (token && admin && !looksLikeApiKey(token) && secretsEqual(token, admin)) {
+      request.principal = { kind: 'admin' };
+      return true;
+    }
+    if (token && !looksLikeApiKey(token)) throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
+    request.principal = { kind: 'project', projectId: await this.keys.resolve(request) };
+    return true;
+  }
+}
+
+/** The caller; only valid behind ProjectOrAdminGuard. */
+export const CallerPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<PrincipalRequest>().principal;
+  if (!principal) throw new Error('CallerPrincipal used on a route without ProjectOrAdminGuard');
+  return principal;
+});

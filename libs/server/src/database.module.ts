@@ -4,6 +4,8 @@ import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
 import {
   EnrichmentRepository,
+  HygieneReviewRepository,
+  HygieneRunRepository,
   KYSELY,
   MemoryItemAdminRepository,
   MemoryItemRepository,
@@ -23,6 +25,8 @@ const REPOSITORIES = [
   MemoryItemRepository,
   MemoryItemAdminRepository,
   EnrichmentRepository,
+  HygieneRunRepository,
+  HygieneReviewRepository,
 ];
 
 @Global()

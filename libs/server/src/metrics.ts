@@ -29,6 +29,10 @@ export class MetricsRegistry {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
+  histogram(name: string, help: string, buckets: number[]): Histogram {
+    return new Histogram({ name, help, buckets, registers: [this.registry] });
+  }
+
   gauge<L extends string>(
     name: string,
     help: string,

@@ -26,7 +26,8 @@ export interface JobHandler<K extends JobKey = JobKey> {
   readonly job: K;
   /** How many of this queue's jobs one process runs at once. */
   concurrency?(config: Config): number;
-  handle(payload: JobPayload<K>, job: Job): Promise<unknown>;
+  /** `token` is the job's lock token, for handlers that move their job (e.g. back to delayed). */
+  handle(payload: JobPayload<K>, job: Job, token?: string): Promise<unknown>;
 }
 
 const JOB_HANDLERS = Symbol('JOB_HANDLERS');
@@ -61,7 +62,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
       const connection = createRedisConnection(this.config.REDIS_URL, 'worker');
       logConnectionErrors(connection, this.logger, 'worker Redis connection error', this.config.REDIS_URL);
       this.connections.push(connection);
-      const worker = new Worker(queue, (job) => this.dispatch(handlers, job), {
+      const worker = new Worker(queue, (job, token) => this.dispatch(handlers, job, token), {
         connection,
         prefix: this.config.QUEUE_PREFIX,
         concurrency: Math.max(...handlers.map((h) => h.concurrency?.(this.config) ?? 1)),
@@ -85,12 +86,12 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
   }
 
-  private async dispatch(handlers: JobHandler[], job: Job): Promise<unknown> {
+  private async dispatch(handlers: JobHandler[], job: Job, token?: string): Promise<unknown> {
     const handler = handlers.find((h) => JOBS[h.job].name === job.name);
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     const parsed = JOBS[handler.job].schema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
-    return handler.handle(parsed.data as never, job);
+    return handler.handle(parsed.data as never, job, token);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as initial from './0001_initial';
 import * as llmUsage from './0002_llm_usage';
 import * as revisionNotify from './0003_revision_notify';
+import * as hygiene from './0004_hygiene';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -11,4 +12,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_llm_usage': llmUsage,
   '0003_revision_notify': revisionNotify,
+  '0004_hygiene': hygiene,
 };

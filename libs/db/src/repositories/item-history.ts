@@ -10,7 +10,7 @@ export interface HistoryRecord {
   change: string;
   before: Row | null;
   after: Row;
-  actorType: 'worker' | 'user' | 'rule';
+  actorType: 'worker' | 'user' | 'rule' | 'operator';
   actor: string;
   reason: string | null;
   runId?: string | null;

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import {
   DomainError,
+  MANUAL_SESSION_ID,
   newId,
   type CreateItemBody,
   type ItemStatus,
@@ -250,7 +251,7 @@ export class MemoryItemAdminRepository {
           dedup_hint: body.dedupHint,
           tags: body.tags,
           importance: body.importance,
-          session_id: 'manual',
+          session_id: MANUAL_SESSION_ID,
           updated_at: new Date(),
         })
         .returningAll()

@@ -37,6 +37,14 @@ export class ProjectRepository {
     return row && { id: row.id, name: row.name, memoryRevision: row.memory_revision };
   }
 
+  /** Project ids in id order after `after`, a page at a time. */
+  async pageIds(after: string | null, limit: number): Promise<string[]> {
+    let query = this.db.selectFrom('projects').select('id');
+    if (after) query = query.where('id', '>', after);
+    const rows = await query.orderBy('id').limit(limit).execute();
+    return rows.map((r) => r.id);
+  }
+
   /** The project a live (unrevoked) key belongs to. */
   async findProjectIdByKeyHash(keyHash: string): Promise<string | undefined> {
     const row = await this.db

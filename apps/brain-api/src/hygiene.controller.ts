@@ -1,0 +1,76 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  applyProposalBodySchema,
+  decisionBodySchema,
+  hygieneIdParamsSchema,
+  hygieneRunQuerySchema,
+  listHygieneRunsQuerySchema,
+  startHygieneRunBodySchema,
+  type ApplyProposalBody,
+  type DecisionBody,
+  type HygieneRunQuery,
+  type ListHygieneRunsQuery,
+  type StartHygieneRunBody,
+} from '@memex/domain';
+import { CallerPrincipal, ProjectOrAdminGuard, ZodPipe, type Principal } from '@memex/server';
+import { HygieneReviewService } from './hygiene-review.service';
+
+/** Hygiene runs on demand, what they did or would do, and operators' decisions on their proposals. */
+@Controller('api/v2/hygiene')
+@UseGuards(ProjectOrAdminGuard)
+export class HygieneController {
+  constructor(private readonly hygiene: HygieneReviewService) {}
+
+  @Post('runs')
+  @HttpCode(202)
+  start(@CallerPrincipal() caller: Principal, @Body(new ZodPipe(startHygieneRunBodySchema)) body: StartHygieneRunBody) {
+    return this.hygiene.start(caller, body);
+  }
+
+  @Get('runs')
+  list(
+    @CallerPrincipal() caller: Principal,
+    @Query(new ZodPipe(listHygieneRunsQuerySchema)) query: ListHygieneRunsQuery,
+  ) {
+    return this.hygiene.list(caller, query.projectId, query.limit);
+  }
+
+  @Get('runs/:id')
+  get(
+    @CallerPrincipal() caller: Principal,
+    @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
+    @Query(new ZodPipe(hygieneRunQuerySchema)) query: HygieneRunQuery,
+  ) {
+    return this.hygiene.get(caller, params.id, query);
+  }
+
+  @Post('proposals/:id/apply')
+  @HttpCode(200)
+  apply(
+    @CallerPrincipal() caller: Principal,
+    @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
+    @Body(new ZodPipe(applyProposalBodySchema)) body: ApplyProposalBody,
+  ) {
+    return this.hygiene.apply(caller, params.id, body);
+  }
+
+  @Post('proposals/:id/reject')
+  @HttpCode(200)
+  reject(
+    @CallerPrincipal() caller: Principal,
+    @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
+    @Body(new ZodPipe(decisionBodySchema)) body: DecisionBody,
+  ) {
+    return this.hygiene.reject(caller, params.id, body.reason);
+  }
+
+  @Post('changes/:id/revert')
+  @HttpCode(200)
+  revert(
+    @CallerPrincipal() caller: Principal,
+    @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
+    @Body(new ZodPipe(decisionBodySchema)) body: DecisionBody,
+  ) {
+    return this.hygiene.revert(caller, params.id, body.reason);
+  }
+}

@@ -1,0 +1,47 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import type { Config } from '@memex/config';
+import { HygieneRunRepository, ProjectRepository } from '@memex/db';
+import { JOBS, QUEUES, type JobPayload } from '@memex/queue';
+import { CONFIG, type JobHandler } from '@memex/server';
+
+const PAGE = 500;
+/** Scheduled runs that did nothing are kept this long. */
+const IDLE_RUN_DAYS = 7;
+
+/**
+ * The scheduler's tick: one pass job per project. A project whose scheduled pass is still
+ * waiting or running gets no second one (BullMQ deduplication on the project id).
+ */
+@Injectable()
+export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
+  readonly job = 'hygieneSweep' as const;
+
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly runs: HygieneRunRepository,
+    @InjectQueue(QUEUES.hygiene) private readonly queue: Queue,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async handle(_payload: JobPayload<'hygieneSweep'>): Promise<{ projects: number; prunedRuns: number }> {
+    const { name, options, schema } = JOBS.hygienePass;
+    let after: string | null = null;
+    let total = 0;
+    for (;;) {
+      const ids = await this.projects.pageIds(after, PAGE);
+      if (ids.length === 0) break;
+      await this.queue.addBulk(
+        ids.map((projectId) => ({
+          name,
+          data: schema.parse({ projectId, mode: this.config.HYGIENE_SCHEDULED_MODE, trigger: 'schedule' }),
+          opts: { ...options, deduplication: { id: `hygiene-scheduled:${projectId}` } },
+        })),
+      );
+      total += ids.length;
+      after = ids[ids.length - 1]!;
+    }
+    return { projects: total, prunedRuns: await this.runs.pruneIdle(IDLE_RUN_DAYS) };
+  }
+}

@@ -1,0 +1,294 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { DomainError, newId } from '@memex/domain';
+import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable } from '../schema';
+import { KYSELY } from '../tokens';
+import { bumpRevision } from './hygiene-run.repository';
+import { recordHistory } from './item-history';
+
+export type HygieneChangeRow = Selectable<HygieneChangesTable> & { title: string };
+export type HygieneProposalRow = Selectable<HygieneProposalsTable>;
+type ItemRow = Selectable<MemoryItemsTable>;
+
+/** The columns a hygiene change may touch, and so the only ones a revert writes back. */
+const REVERTIBLE = [
+  'status',
+  'superseded_by',
+  'merged_from',
+  'files',
+  'tags',
+  'evidence_refs',
+  'evidence_spans',
+  'confidence',
+  'importance',
+  'title',
+  'facts',
+  'rationale',
+  'impact',
+] as const;
+type RevertibleColumn = (typeof REVERTIBLE)[number];
+export type ItemFields = Partial<Record<RevertibleColumn, unknown>>;
+
+export interface Operator {
+  actor: string;
+  reason: string | null;
+}
+
+/** JSON with object keys sorted, so values read back from jsonb compare equal to what was written. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/** The values of `columns` in a row, as JSON would hold them. */
+function pick(row: ItemRow, columns: readonly string[]): ItemFields {
+  return Object.fromEntries(columns.map((c) => [c, row[c as keyof ItemRow] ?? null]));
+}
+
+/** A row update from stored fields: jsonb columns go back as JSON text. */
+function toUpdate(fields: ItemFields): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const column of REVERTIBLE) {
+    if (!(column in fields)) continue;
+    set[column] = column === 'evidence_spans' ? JSON.stringify(fields[column]) : fields[column];
+  }
+  return set;
+}
+
+/**
+ * What operators do with a hygiene run's results: read its changes and proposals, apply or
+ * reject proposals, revert changes. Every write takes the project's item lock (as enrichment
+ * does), records item history and the change, and bumps the memory revision, in one transaction.
+ */
+@Injectable()
+export class HygieneReviewRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  async runChanges(runId: string, after: string | undefined, limit: number): Promise<HygieneChangeRow[]> {
+    let query = this.db
+      .selectFrom('hygiene_changes as c')
+      .innerJoin('memory_items as m', 'm.id', 'c.item_id')
+      .selectAll('c')
+      .select('m.title')
+      .where('c.run_id', '=', runId);
+    if (after) query = query.where('c.id', '>', after);
+    return query.orderBy('c.id').limit(limit).execute();
+  }
+
+  async runProposals(runId: string, after: string | undefined, limit: number): Promise<HygieneProposalRow[]> {
+    let query = this.db
+      .selectFrom('hygiene_run_proposals as r')
+      .innerJoin('hygiene_proposals as p', 'p.id', 'r.proposal_id')
+      .selectAll('p')
+      .where('r.run_id', '=', runId);
+    if (after) query = query.where('p.id', '>', after);
+    return query.orderBy('p.id').limit(limit).execute();
+  }
+
+  /** (item, rule) pairs an operator reverted and nobody changed since: a pass leaves them be. */
+  async heldByRevert(projectId: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('hygiene_changes as c')
+      .innerJoin('memory_items as m', 'm.id', 'c.item_id')
+      .select(['c.item_id', 'c.rule'])
+      .distinct()
+      .where('c.project_id', '=', projectId)
+      .where('c.reverted_at', 'is not', null)
+      .whereRef('m.updated_at', '<=', 'c.reverted_at')
+      .execute();
+    return new Set(rows.map((r) => `${r.item_id}:${r.rule}`));
+  }
+
+  /** Applies a pending proposal with `decide`, which gets the locked rows and returns the changes to make. */
+  async applyProposal(
+    projectId: string | null,
+    proposalId: string,
+    who: Operator,
+    decide: (
+      proposal: HygieneProposalRow,
+      items: ItemRow[],
+    ) => Array<{ itemId: string; set: ItemFields; change: 'merged' | 'superseded' | 'edited' }>,
+  ): Promise<{ proposal: HygieneProposalRow; changeIds: string[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const proposal = await this.lockProposal(trx, projectId, proposalId);
+      if (proposal.status === 'expired') {
+        throw new DomainError('PROPOSAL_OUTDATED', 'the last hygiene pass no longer found this proposal', {
+          proposalId,
+        });
+      }
+      if (proposal.status !== 'pending') {
+        throw new DomainError('PROPOSAL_DECIDED', `proposal ${proposalId} is already ${proposal.status}`, {
+          status: proposal.status,
+        });
+      }
+      const items = await this.lockItems(trx, proposal.project_id, proposal.item_ids);
+      const missing = proposal.item_ids.filter((id) => !items.some((i) => i.id === id));
+      if (missing.length > 0) {
+        throw new DomainError('PROPOSAL_OUTDATED', 'items of this proposal no longer exist', { missing });
+      }
+      const changeIds: string[] = [];
+      for (const step of decide(proposal, items)) {
+        const before = items.find((i) => i.id === step.itemId)!;
+        changeIds.push(
+          await this.write(trx, before, step.set, step.change, who, {
+            rule: proposal.rule,
+            runId: proposal.run_id,
+            proposalId: proposal.id,
+          }),
+        );
+      }
+      const decided = await trx
+        .updateTable('hygiene_proposals')
+        .set({ status: 'applied', decided_by: who.actor, decided_at: new Date() })
+        .where('id', '=', proposal.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await bumpRevision(trx, proposal.project_id);
+      return { proposal: decided, changeIds };
+    });
+  }
+
+  async rejectProposal(projectId: string | null, proposalId: string, who: Operator): Promise<HygieneProposalRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const proposal = await this.lockProposal(trx, projectId, proposalId);
+      if (proposal.status === 'applied' || proposal.status === 'rejected') {
+        throw new DomainError('PROPOSAL_DECIDED', `proposal ${proposalId} is already ${proposal.status}`, {
+          status: proposal.status,
+        });
+      }
+      return trx
+        .updateTable('hygiene_proposals')
+        .set({ status: 'rejected', decided_by: who.actor, decided_at: new Date() })
+        .where('id', '=', proposal.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  /**
+   * Puts back what an applied change took away, if the item still holds what the change
+   * left: a later change to those fields is never silently undone.
+   */
+  async revert(projectId: string | null, changeId: string, who: Operator): Promise<{ changeId: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('hygiene_changes').selectAll().where('id', '=', changeId);
+      if (projectId !== null) query = query.where('project_id', '=', projectId);
+      const change = await query.forUpdate().executeTakeFirst();
+      if (!change) throw new DomainError('CHANGE_NOT_FOUND', `no hygiene change ${changeId}`, { changeId });
+      if (!change.applied) {
+        throw new DomainError('CHANGE_NOT_REVERTIBLE', 'this change was only planned by a dry run; nothing to revert', {
+          changeId,
+        });
+      }
+      if (change.reverted_at) {
+        throw new DomainError('CHANGE_NOT_REVERTIBLE', `change ${changeId} was already reverted`, {
+          revertedAt: change.reverted_at.toISOString(),
+        });
+      }
+      const [item] = await this.lockItems(trx, change.project_id, [change.item_id]);
+      if (!item) throw new DomainError('ITEM_NOT_FOUND', `item ${change.item_id} no longer exists`);
+      const columns = Object.keys(change.after).filter((c) => (REVERTIBLE as readonly string[]).includes(c));
+      const current = pick(item, columns);
+      const differing = columns.filter((c) => canonical(current[c as RevertibleColumn]) !== canonical(change.after[c]));
+      if (differing.length > 0) {
+        throw new DomainError('ITEM_CHANGED_SINCE', 'the item changed since; revert would undo a later change', {
+          fields: differing,
+        });
+      }
+      const revertId = await this.write(trx, item, change.before, 'reverted', who, {
+        rule: change.rule,
+        runId: change.run_id,
+        proposalId: null,
+        revertOf: change.id,
+      });
+      await trx
+        .updateTable('hygiene_changes')
+        .set({ reverted_at: new Date(), reverted_by: who.actor })
+        .where('id', '=', change.id)
+        .execute();
+      await bumpRevision(trx, change.project_id);
+      return { changeId: revertId };
+    });
+  }
+
+  private async lockProposal(
+    trx: Transaction<DB>,
+    projectId: string | null,
+    proposalId: string,
+  ): Promise<HygieneProposalRow> {
+    let query = trx.selectFrom('hygiene_proposals').selectAll().where('id', '=', proposalId);
+    if (projectId !== null) query = query.where('project_id', '=', projectId);
+    const proposal = await query.forUpdate().executeTakeFirst();
+    if (!proposal) throw new DomainError('PROPOSAL_NOT_FOUND', `no hygiene proposal ${proposalId}`, { proposalId });
+    return proposal;
+  }
+
+  private async lockItems(trx: Transaction<DB>, projectId: string, ids: string[]): Promise<ItemRow[]> {
+    await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${projectId}`}))`.execute(trx);
+    return trx
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+
+  /** One operator change of one item: the row, its history entry and its change record (the return). */
+  private async write(
+    trx: Transaction<DB>,
+    before: ItemRow,
+    set: ItemFields,
+    change: string,
+    who: Operator,
+    origin: { rule: string; runId: string | null; proposalId: string | null; revertOf?: string },
+  ): Promise<string> {
+    const columns = Object.keys(set);
+    const after = await trx
+      .updateTable('memory_items')
+      .set(toUpdate(set))
+      // Status moves are not edits of what the item says; the age rules count from edits only.
+      .$if(
+        columns.some((c) => c !== 'status' && c !== 'superseded_by'),
+        (q) => q.set({ updated_at: new Date() }),
+      )
+      .where('id', '=', before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const reason =
+      who.reason ?? (origin.revertOf ? `revert of hygiene change ${origin.revertOf}` : `hygiene ${origin.rule}`);
+    await recordHistory(trx, {
+      projectId: before.project_id,
+      itemId: before.id,
+      change,
+      before,
+      after,
+      actorType: 'operator',
+      actor: who.actor,
+      reason,
+      runId: origin.runId,
+    });
+    const id = newId();
+    await trx
+      .insertInto('hygiene_changes')
+      .values({
+        id,
+        project_id: before.project_id,
+        // Operator changes belong to no pass; their proposal ties them to the run that found it.
+        run_id: null,
+        proposal_id: origin.proposalId,
+        item_id: before.id,
+        rule: origin.rule,
+        before: canonical(pick(before, columns)),
+        after: canonical(pick(after, columns)),
+        reason,
+        applied: true,
+      })
+      .execute();
+    return id;
+  }
+}

@@ -1,0 +1,286 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Pool } from 'pg';
+import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode, type ItemStatus, type ItemType } from '@memex/domain';
+import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
+import type { DB, HygieneRunsTable } from '../schema';
+import { KYSELY, PG_POOL } from '../tokens';
+
+export type HygieneRunRow = Selectable<HygieneRunsTable>;
+
+const ITEMS_SQL = `
+  select id, type, status, title, left(facts, ${FACTS_SAMPLE}), length(facts), length(rationale), length(impact),
+         cardinality(files), cardinality(tags), confidence, importance, dedup_hint, superseded_by,
+         jsonb_array_length(evidence_spans),
+         (extract(epoch from created_at) * 1000)::float8,
+         (extract(epoch from updated_at) * 1000)::float8,
+         (extract(epoch from last_reinforced_at) * 1000)::float8,
+         (extract(epoch from resolved_at) * 1000)::float8,
+         (extract(epoch from status_changed_at) * 1000)::float8,
+         session_id = '${MANUAL_SESSION_ID}'
+    from memory_items
+   where project_id = $1 and status in ('active', 'stale', 'review', 'superseded')`;
+
+export interface PassOutcome {
+  applied: Transition[];
+  skipped: number;
+  proposals: number;
+}
+
+/** Hygiene runs: their rows, the items a pass reads, and what a pass writes. */
+@Injectable()
+export class HygieneRunRepository {
+  constructor(
+    @Inject(KYSELY) private readonly db: Kysely<DB>,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
+
+  async create(run: {
+    projectId: string;
+    mode: HygieneMode;
+    trigger: 'operator' | 'schedule';
+    requestedBy: string;
+  }): Promise<HygieneRunRow> {
+    return this.db
+      .insertInto('hygiene_runs')
+      .values({
+        id: newId(),
+        project_id: run.projectId,
+        mode: run.mode,
+        trigger: run.trigger,
+        requested_by: run.requestedBy,
+        status: 'queued',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** A run, scoped to a project unless `projectId` is null (the admin token sees every project). */
+  async find(runId: string, projectId: string | null): Promise<HygieneRunRow> {
+    let query = this.db.selectFrom('hygiene_runs').selectAll().where('id', '=', runId);
+    if (projectId !== null) query = query.where('project_id', '=', projectId);
+    const row = await query.executeTakeFirst();
+    if (!row) throw new DomainError('RUN_NOT_FOUND', `no hygiene run ${runId}`, { runId });
+    return row;
+  }
+
+  async list(projectId: string | null, limit: number): Promise<HygieneRunRow[]> {
+    let query = this.db.selectFrom('hygiene_runs').selectAll();
+    if (projectId !== null) query = query.where('project_id', '=', projectId);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  async markRunning(runId: string): Promise<void> {
+    await this.db
+      .updateTable('hygiene_runs')
+      .set({ status: 'running', started_at: new Date() })
+      .where('id', '=', runId)
+      .execute();
+  }
+
+  /**
+   * Scheduled runs that changed and found nothing, once older than `days`: an hourly pass
+   * over every project would otherwise grow the table without end. Runs that did something
+   * stay, so their changes can be reviewed and reverted.
+   */
+  async pruneIdle(days: number): Promise<number> {
+    const result = await sql`
+      delete from hygiene_runs r
+       where r.trigger = 'schedule' and r.status = 'completed'
+         and r.finished_at < now() - make_interval(days => ${days})
+         and not exists (select 1 from hygiene_changes c where c.run_id = r.id)
+         and not exists (select 1 from hygiene_run_proposals p where p.run_id = r.id)
+         and not exists (select 1 from hygiene_proposals p where p.run_id = r.id)`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** A failed attempt that will be retried: the run waits again, with the error so far. */
+  async requeue(runId: string, error: string): Promise<void> {
+    await this.db
+      .updateTable('hygiene_runs')
+      .set({ status: 'queued', error: error.slice(0, 2000) })
+      .where('id', '=', runId)
+      .execute();
+  }
+
+  async markFailed(runId: string, error: string): Promise<void> {
+    await this.db
+      .updateTable('hygiene_runs')
+      .set({ status: 'failed', error: error.slice(0, 2000), finished_at: new Date() })
+      .where('id', '=', runId)
+      .execute();
+  }
+
+  /**
+   * Runs `pass` holding the project's hygiene lock, in one transaction, or returns
+   * `{ busy: true }` at once when another pass of the project holds it.
+   */
+  async withPassLock<T>(
+    projectId: string,
+    pass: (trx: Transaction<DB>) => Promise<T>,
+  ): Promise<{ busy: true } | { busy: false; value: T }> {
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ locked: boolean }>`
+        select pg_try_advisory_xact_lock(hashtext(${`memex:hygiene:${projectId}`})) as locked`.execute(trx);
+      if (!rows[0]?.locked) return { busy: true };
+      return { busy: false, value: await pass(trx) };
+    });
+  }
+
+  /** Every item a rule may act on (archived is terminal), as lean as the rules need. */
+  async items(projectId: string): Promise<HygieneItem[]> {
+    const { rows } = await this.pool.query<unknown[]>({
+      name: 'hygiene.items',
+      text: ITEMS_SQL,
+      values: [projectId],
+      rowMode: 'array',
+    });
+    return rows.map((r): HygieneItem => ({
+      id: r[0] as string,
+      type: r[1] as ItemType,
+      status: r[2] as ItemStatus,
+      title: r[3] as string,
+      facts: r[4] as string,
+      factsLength: r[5] as number,
+      rationaleLength: r[6] as number | null,
+      impactLength: r[7] as number | null,
+      fileCount: r[8] as number,
+      tagCount: r[9] as number,
+      confidence: r[10] as number,
+      importance: r[11] as number | null,
+      dedupHint: r[12] as string | null,
+      supersededBy: r[13] as string | null,
+      evidenceCount: r[14] as number,
+      createdAt: r[15] as number,
+      updatedAt: r[16] as number,
+      lastReinforcedAt: r[17] as number | null,
+      resolvedAt: r[18] as number | null,
+      statusChangedAt: r[19] as number,
+      manual: r[20] as boolean,
+    }));
+  }
+
+  /**
+   * Writes what a pass found, in the pass's transaction: in `apply` mode the transitions
+   * (under the project's item lock, which enrichment also takes), in `dry-run` mode only
+   * their record; the proposals either way; then the run's counts.
+   */
+  async recordPass(
+    trx: Transaction<DB>,
+    run: { id: string; projectId: string; mode: HygieneMode },
+    found: {
+      items: HygieneItem[];
+      transitions: Transition[];
+      proposals: Array<{ proposal: Proposal; fingerprint: string }>;
+    },
+  ): Promise<PassOutcome> {
+    const updatedMs = new Map(found.items.map((i) => [i.id, i.updatedAt]));
+    const planned = found.transitions.map((t) => ({
+      change_id: newId(),
+      item_id: t.itemId,
+      from_status: t.from,
+      to_status: t.to,
+      rule: t.rule,
+      reason: t.reason,
+      updated_ms: updatedMs.get(t.itemId) ?? null,
+    }));
+    const { projectId } = run;
+    let applied = found.transitions;
+    if (planned.length > 0 && run.mode === 'apply') {
+      await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${projectId}`}))`.execute(trx);
+      // Moves only items whose status and last update are still what the pass read: one that
+      // enrichment or a person touched meanwhile is skipped, and the next pass judges it afresh.
+      // Each move gets its item-history entry and its change row in the same statement.
+      const { rows } = await sql<{ item_id: string }>`
+        with planned as (
+          select * from json_to_recordset(${JSON.stringify(planned)}::json) as p(
+            change_id text, item_id text, from_status text, to_status text, rule text, reason text, updated_ms float8)
+        ), moved as (
+          update memory_items m set status = p.to_status
+            from planned p
+           where m.project_id = ${projectId} and m.id = p.item_id and m.status = p.from_status
+             and (extract(epoch from m.updated_at) * 1000)::float8 = p.updated_ms
+          returning p.*
+        ), history as (
+          insert into item_history (project_id, item_id, change, before, after, actor_type, actor, reason, run_id)
+          select ${projectId}, item_id, 'status', jsonb_build_object('status', from_status),
+                 jsonb_build_object('status', to_status), 'rule', rule, reason, ${run.id}
+            from moved
+        )
+        insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)
+        select change_id, ${projectId}, ${run.id}, item_id, rule, jsonb_build_object('status', from_status),
+               jsonb_build_object('status', to_status), reason, true
+          from moved
+        returning item_id`.execute(trx);
+      const moved = new Set(rows.map((r) => r.item_id));
+      applied = found.transitions.filter((t) => moved.has(t.itemId));
+      if (moved.size > 0) await bumpRevision(trx, projectId);
+    } else if (planned.length > 0) {
+      await sql`
+        insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)
+        select p.change_id, ${projectId}, ${run.id}, p.item_id, p.rule, jsonb_build_object('status', p.from_status),
+               jsonb_build_object('status', p.to_status), p.reason, false
+          from json_to_recordset(${JSON.stringify(planned)}::json)
+            as p(change_id text, item_id text, from_status text, to_status text, rule text, reason text)`.execute(trx);
+    }
+
+    const proposals = found.proposals.map(({ proposal, fingerprint }) => ({
+      id: newId(),
+      kind: proposal.kind,
+      rule: proposal.rule,
+      item_ids: proposal.itemIds,
+      fingerprint,
+      detail: proposalDetail(proposal),
+      reason: proposal.reason,
+    }));
+    // A proposal found again is the same proposal (its fingerprint); a rejected or applied one
+    // is never proposed again, an expired one (not found by the last pass) comes back.
+    const { rows: linked } = await sql<{ rule: string }>`
+      with found as (
+        insert into hygiene_proposals as h (id, project_id, run_id, kind, rule, item_ids, fingerprint, detail, reason, status)
+        select p.id, ${projectId}, ${run.id}, p.kind, p.rule, array(select jsonb_array_elements_text(p.item_ids)),
+               p.fingerprint, p.detail, p.reason, 'pending'
+          from jsonb_to_recordset(${JSON.stringify(proposals)}::jsonb)
+            as p(id text, kind text, rule text, item_ids jsonb, fingerprint text, detail jsonb, reason text)
+        on conflict (project_id, fingerprint) do update
+           set detail = excluded.detail, reason = excluded.reason, status = 'pending'
+         where h.status in ('pending', 'expired')
+        returning h.id, h.rule
+      ), expired as (
+        update hygiene_proposals set status = 'expired'
+         where project_id = ${projectId} and status = 'pending' and id not in (select id from found)
+      )
+      , linked as (
+        insert into hygiene_run_proposals (run_id, proposal_id) select ${run.id}, id from found
+      )
+      select rule from found`.execute(trx);
+
+    const counts: Record<string, number> = Object.fromEntries(RULES.map((r) => [r, 0]));
+    for (const t of applied) counts[t.rule] = (counts[t.rule] ?? 0) + 1;
+    for (const { rule } of linked) counts[rule] = (counts[rule] ?? 0) + 1;
+    await trx
+      .updateTable('hygiene_runs')
+      .set({
+        status: 'completed',
+        items_scanned: found.items.length,
+        counts: JSON.stringify({ ...counts, skipped: found.transitions.length - applied.length }),
+        finished_at: new Date(),
+      })
+      .where('id', '=', run.id)
+      .execute();
+    return { applied, skipped: found.transitions.length - applied.length, proposals: linked.length };
+  }
+}
+
+/** What a proposal found, beyond its ids and reason: a merge's keeper, an edit's problems. */
+function proposalDetail(p: Proposal): Record<string, unknown> {
+  return p.kind === 'merge' ? { keepId: p.keepId, basis: p.basis, similarity: p.similarity } : { problems: p.problems };
+}
+
+export async function bumpRevision(trx: Transaction<DB>, projectId: string): Promise<void> {
+  await trx
+    .updateTable('projects')
+    .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
+    .where('id', '=', projectId)
+    .execute();
+}
