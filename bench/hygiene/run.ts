@@ -69,8 +69,10 @@ async function main(): Promise<void> {
     );
     console.log(`    scanned ${fmt(last!.itemsScanned)} items; found: ${counted(last!)}`);
     console.log(`  first apply pass: ${fmt(passMs(apply.run), 0)} ms (request → completed ${fmt(apply.wallMs, 0)} ms)`);
-    console.log(`    applied: ${counted(apply.run)}`);
-    console.log(`  next apply pass: ${fmt(passMs(after.run), 0)} ms; ${counted(after.run) || 'nothing left to do'}`);
+    console.log(`    changed or proposed: ${counted(apply.run)}`);
+    console.log(
+      `  next apply pass: ${fmt(passMs(after.run), 0)} ms; ${counted(after.run) || 'nothing left to do'} (pending proposals found again)`,
+    );
     console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
   } finally {
     await server.stop();

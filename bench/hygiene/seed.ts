@@ -45,7 +45,7 @@ export async function seedHygiene(db: Kysely<DB>, projectId: string, count: numb
         title = previous.title;
         facts = `${previous.facts} Again.`;
       }
-      if (previous && i % 200 === 0) hint = previous.hint;
+      if (previous && i % 200 === 100) hint = previous.hint;
       const updatedDaysAgo = Math.floor(rnd() * 400);
       const status = rnd() < 0.05 ? 'superseded' : rnd() < 0.1 ? 'stale' : rnd() < 0.03 ? 'review' : 'active';
       const row = {
