@@ -242,8 +242,23 @@ describe('hygiene passes', () => {
       body: {},
     });
     expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: 'ITEM_CHANGED_SINCE', details: { fields: ['status'] } });
+    expect(res.body.error.code).toBe('ITEM_CHANGED_SINCE');
+    expect(res.body.error.details.fields).toContain('status');
     expect(await itemStatus(db(), ids.conflictB!)).toBe('archived');
+  });
+
+  it('nor one that moved the item away and back to the same status', async () => {
+    const change = changeOf(applied, ids.codeMap!)!;
+    expect(change.to).toBe('archived');
+    // Reopened by hand and archived again: the status equals what the change left, but it is a later move.
+    await db().updateTable('memory_items').set({ status: 'active' }).where('id', '=', ids.codeMap!).execute();
+    await db().updateTable('memory_items').set({ status: 'archived' }).where('id', '=', ids.codeMap!).execute();
+    const res = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${change.changeId}/revert`), {
+      key: ctx.project.apiKey,
+      body: {},
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'ITEM_CHANGED_SINCE', details: { fields: ['status_changed_at'] } });
   });
 
   it('applying a merge keeps one item and supersedes the others; it can be applied once', async () => {
@@ -371,6 +386,19 @@ describe('hygiene passes', () => {
       expect(result.value.applied.some((t) => t.itemId === id)).toBe(false);
     }
     expect(await itemStatus(db(), id)).toBe('active');
+  });
+
+  it('an edit with nothing left to fix settles the proposal without writing', async () => {
+    const weak = await insertItem(db(), ctx.project.projectId, { evidence: 0, confidence: 0.3, createdDaysAgo: 1 });
+    const run = await finished(await startRun('dry-run'));
+    const edit = run.proposals.find((p) => p.kind === 'edit' && p.itemIds[0] === weak)!;
+    expect(edit.detail.problems).toEqual([{ code: 'no-evidence' }]);
+    const res = await request<{ changeIds: string[]; proposal: Proposal }>(
+      url(`/api/v2/hygiene/proposals/${edit.proposalId}/apply`),
+      { key: ctx.project.apiKey, body: {} },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ changeIds: [], proposal: { status: 'applied' } });
   });
 
   it('pages long lists of changes', async () => {

@@ -28,7 +28,8 @@ function presentedToken(request: FastifyRequest): string | undefined {
 
 /**
  * Bull Board at /admin/queues, showing every queue, behind the admin token. It is a Fastify
- * plugin outside Nest's routing, so it answers errors in the API's JSON shape itself.
+ * plugin outside Nest's routing: the token check answers in the API's error shape itself
+ * (Bull Board's own errors, behind it, keep Bull Board's shape).
  */
 @Injectable()
 export class QueueBoard implements OnModuleInit {

@@ -31,7 +31,8 @@ export class HygienePassHandler implements JobHandler<'hygienePass'> {
       : await this.runs.create({ ...payload, requestedBy: 'scheduler' });
     // A scheduled pass keeps the run it created across retries and delays.
     if (!payload.runId) await job.updateData({ ...payload, runId: run.id });
-    if (run.status === 'completed' || run.status === 'failed') return { runId: run.id, status: run.status };
+    // A failed run's job sent round again by an operator runs the pass again; a completed one never does.
+    if (run.status === 'completed') return { runId: run.id, status: run.status };
 
     let result;
     try {
@@ -48,6 +49,7 @@ export class HygienePassHandler implements JobHandler<'hygienePass'> {
       await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
       throw new DelayedError();
     }
+    if (result.alreadyDone) return { runId: run.id, status: 'completed' };
     const { outcome } = result;
     this.metrics.passes.inc({ mode: run.mode });
     this.metrics.passSeconds.observe(result.ms / 1000);

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { HygieneReviewRepository, HygieneRunRepository, type HygieneRunRow, type PassOutcome } from '@memex/db';
 import { DEFAULT_HYGIENE_OPTIONS, proposalFingerprint, runRules, type HygieneOptions } from '@memex/hygiene';
 
-export type PassResult = { busy: true } | { busy: false; outcome: PassOutcome; itemsScanned: number; ms: number };
+export type PassResult =
+  | { busy: true }
+  | { busy: false; alreadyDone: true }
+  | { busy: false; alreadyDone: false; outcome: PassOutcome; itemsScanned: number; ms: number };
 
 /** One pass of the rules over one project: read, judge, write, under the project's hygiene lock. */
 @Injectable()
@@ -18,14 +21,15 @@ export class HygienePassService {
   async pass(run: HygieneRunRow, now = Date.now()): Promise<PassResult> {
     const started = performance.now();
     const result = await this.runs.withPassLock(run.project_id, async (trx) => {
+      // A job handed to a second worker (the first stalled) may get here after the first finished.
+      if ((await this.runs.statusFor(trx, run.id)) === 'completed') return null;
       await this.runs.markRunning(run.id);
-      const [items, held] = await Promise.all([
-        this.runs.items(run.project_id),
-        this.review.heldByRevert(run.project_id),
-      ]);
-      const found = runRules(items, now, this.options);
+      // One read after the other: with the transaction's own, a pass holds two connections at most.
+      const items = await this.runs.items(run.project_id);
+      const held = await this.review.heldByRevert(run.project_id);
       // An operator who reverted a rule's change has overruled it for that item, until the item changes.
-      const transitions = found.transitions.filter((t) => !held.has(`${t.itemId}:${t.rule}`));
+      const found = runRules(items, now, this.options, (itemId, rule) => held.has(`${itemId}:${rule}`));
+      const transitions = found.transitions;
       const outcome = await this.runs.recordPass(
         trx,
         { id: run.id, projectId: run.project_id, mode: run.mode },
@@ -38,6 +42,7 @@ export class HygienePassService {
       return { outcome, itemsScanned: items.length };
     });
     if (result.busy) return result;
-    return { busy: false, ...result.value, ms: Math.round(performance.now() - started) };
+    if (result.value === null) return { busy: false, alreadyDone: true };
+    return { busy: false, alreadyDone: false, ...result.value, ms: Math.round(performance.now() - started) };
   }
 }

@@ -33,7 +33,16 @@ function staleByAge(item: HygieneItem, now: number, options: HygieneOptions): nu
  * The one lifecycle move of an item this pass, if any: the first rule that matches, in the
  * order of RULES. Conflicts are not decided here: they depend on the other items.
  */
-export function lifecycleTransition(item: HygieneItem, now: number, options: HygieneOptions): Transition | null {
+/** Whether an operator overruled `rule` for an item (reverted its change): the next rule may still apply. */
+export type HeldRule = (itemId: string, rule: Transition['rule']) => boolean;
+
+export function lifecycleTransition(
+  item: HygieneItem,
+  now: number,
+  options: HygieneOptions,
+  held: HeldRule = () => false,
+): Transition | null {
+  const may = (rule: Transition['rule']) => !held(item.id, rule);
   const move = (to: Transition['to'], rule: Transition['rule'], reason: string): Transition => ({
     itemId: item.id,
     from: item.status,
@@ -43,14 +52,19 @@ export function lifecycleTransition(item: HygieneItem, now: number, options: Hyg
   });
   const live = isLive(item.status);
 
-  if (live && item.supersededBy !== null) {
+  if (live && item.supersededBy !== null && may('supersede-replaced')) {
     return move('superseded', 'supersede-replaced', `replaced by item ${item.supersededBy}`);
   }
-  if (live && item.type === 'CodeMapNode') {
+  if (live && item.type === 'CodeMapNode' && may('archive-code-map')) {
     return move('archived', 'archive-code-map', 'CodeMapNode items are rebuilt from the code, not kept as memory');
   }
   const age = now - item.createdAt;
-  if (live && item.confidence < options.lowConfidence && age > options.lowConfidenceAfterDays * DAY_MS) {
+  if (
+    live &&
+    item.confidence < options.lowConfidence &&
+    age > options.lowConfidenceAfterDays * DAY_MS &&
+    may('archive-low-confidence')
+  ) {
     return move(
       'archived',
       'archive-low-confidence',
@@ -59,7 +73,11 @@ export function lifecycleTransition(item: HygieneItem, now: number, options: Hyg
     );
   }
   const sinceStatus = now - item.statusChangedAt;
-  if (item.status === 'superseded' && sinceStatus >= options.archiveSupersededAfterDays * DAY_MS) {
+  if (
+    item.status === 'superseded' &&
+    sinceStatus >= options.archiveSupersededAfterDays * DAY_MS &&
+    may('archive-superseded')
+  ) {
     return move(
       'archived',
       'archive-superseded',
@@ -70,7 +88,8 @@ export function lifecycleTransition(item: HygieneItem, now: number, options: Hyg
     item.status === 'stale' &&
     item.lastReinforcedAt !== null &&
     item.lastReinforcedAt > item.statusChangedAt &&
-    staleByAge(item, now, options) === null
+    staleByAge(item, now, options) === null &&
+    may('reactivate-reinforced')
   ) {
     return move(
       'active',
@@ -79,7 +98,7 @@ export function lifecycleTransition(item: HygieneItem, now: number, options: Hyg
         `${plural(wholeDays(sinceStatus), 'day')} ago`,
     );
   }
-  if (item.status === 'active') {
+  if (item.status === 'active' && may('stale-by-age')) {
     const limit = staleByAge(item, now, options);
     if (limit !== null) {
       return move(

@@ -364,3 +364,29 @@ describe('conflicting-facts', () => {
     expect(runRules(group, NOW).transitions).toHaveLength(201);
   });
 });
+
+describe('rules an operator overruled', () => {
+  it('skips a held rule and lets the next one apply', () => {
+    const replaced = item({
+      type: 'ImplementationFact',
+      supersededBy: 'X',
+      updatedAt: NOW - 400 * DAY,
+      lastReinforcedAt: null,
+    });
+    const held = (itemId: string, rule: string) => itemId === replaced.id && rule === 'supersede-replaced';
+    expect(runRules([replaced], NOW).transitions[0]?.rule).toBe('supersede-replaced');
+    expect(runRules([replaced], NOW, undefined, held).transitions[0]?.rule).toBe('stale-by-age');
+  });
+
+  it('holds conflicts too', () => {
+    const a = item({ id: 'A', dedupHint: 'convention:style:x', facts: 'Always use tabs for indentation here.' });
+    const b = item({
+      id: 'B',
+      dedupHint: 'convention:style:x',
+      facts: 'Prettier decides spaces; never tabs anywhere.',
+    });
+    expect(runRules([a, b], NOW).transitions.map((t) => t.itemId)).toEqual(['A', 'B']);
+    const held = (itemId: string, rule: string) => itemId === 'A' && rule === 'conflicting-facts';
+    expect(runRules([a, b], NOW, undefined, held).transitions.map((t) => t.itemId)).toEqual(['B']);
+  });
+});

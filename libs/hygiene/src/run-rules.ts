@@ -1,5 +1,5 @@
 import { conflictTransitions } from './conflicts';
-import { isLive, lifecycleTransition } from './lifecycle-rules';
+import { isLive, lifecycleTransition, type HeldRule } from './lifecycle-rules';
 import { nearDuplicateProposals } from './near-duplicates';
 import { qualityProposal } from './quality';
 import {
@@ -23,12 +23,14 @@ export function runRules(
   items: HygieneItem[],
   now: number,
   options: HygieneOptions = DEFAULT_HYGIENE_OPTIONS,
+  /** Rules an operator overruled for an item; a held rule is skipped and the next may apply. */
+  held: HeldRule = () => false,
 ): HygieneResult {
   const transitions: Transition[] = [];
   const moved = new Set<string>();
   const live: HygieneItem[] = [];
   for (const item of items) {
-    const move = lifecycleTransition(item, now, options);
+    const move = lifecycleTransition(item, now, options, held);
     if (move) {
       transitions.push(move);
       moved.add(move.itemId);
@@ -36,7 +38,7 @@ export function runRules(
     if (isLive(move ? move.to : item.status)) live.push(item);
   }
 
-  const conflicts = conflictTransitions(live, moved, options.conflictSimilarity);
+  const conflicts = conflictTransitions(live, moved, options.conflictSimilarity).filter((t) => !held(t.itemId, t.rule));
   transitions.push(...conflicts);
   const reviewed = new Set(conflicts.map((t) => t.itemId));
   const remaining = live.filter((item) => !reviewed.has(item.id));

@@ -113,6 +113,8 @@ export class HygieneReviewRepository {
     ) => Array<{ itemId: string; set: ItemFields; change: 'merged' | 'superseded' | 'edited' }>,
   ): Promise<{ proposal: HygieneProposalRow; changeIds: string[] }> {
     return this.db.transaction().execute(async (trx) => {
+      // The item lock first, as a pass takes it before it writes proposals: the other order deadlocks.
+      await this.lockProject(trx, await this.projectOfProposal(trx, projectId, proposalId));
       const proposal = await this.lockProposal(trx, projectId, proposalId);
       if (proposal.status === 'expired') {
         throw new DomainError('PROPOSAL_OUTDATED', 'the last hygiene pass no longer found this proposal', {
@@ -131,6 +133,8 @@ export class HygieneReviewRepository {
       }
       const changeIds: string[] = [];
       for (const step of decide(proposal, items)) {
+        // Nothing left to fix (the item was mended meanwhile): the proposal is settled all the same.
+        if (Object.keys(step.set).length === 0) continue;
         const before = items.find((i) => i.id === step.itemId)!;
         changeIds.push(
           await this.write(trx, before, step.set, step.change, who, {
@@ -193,6 +197,9 @@ export class HygieneReviewRepository {
       const columns = Object.keys(change.after).filter((c) => (REVERTIBLE as readonly string[]).includes(c));
       const current = pick(item, columns);
       const differing = columns.filter((c) => canonical(current[c as RevertibleColumn]) !== canonical(change.after[c]));
+      // Equal values are not enough: the status may have moved away and back since (A → B → A).
+      const movedSince = columns.includes('status') && item.status_changed_at.getTime() !== change.created_at.getTime();
+      if (movedSince) differing.push('status_changed_at');
       if (differing.length > 0) {
         throw new DomainError('ITEM_CHANGED_SINCE', 'the item changed since; revert would undo a later change', {
           fields: differing,
@@ -214,6 +221,18 @@ export class HygieneReviewRepository {
     });
   }
 
+  private async projectOfProposal(trx: Transaction<DB>, projectId: string | null, proposalId: string): Promise<string> {
+    let query = trx.selectFrom('hygiene_proposals').select('project_id').where('id', '=', proposalId);
+    if (projectId !== null) query = query.where('project_id', '=', projectId);
+    const row = await query.executeTakeFirst();
+    if (!row) throw new DomainError('PROPOSAL_NOT_FOUND', `no hygiene proposal ${proposalId}`, { proposalId });
+    return row.project_id;
+  }
+
+  private async lockProject(trx: Transaction<DB>, projectId: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${projectId}`}))`.execute(trx);
+  }
+
   private async lockProposal(
     trx: Transaction<DB>,
     projectId: string | null,
@@ -227,7 +246,7 @@ export class HygieneReviewRepository {
   }
 
   private async lockItems(trx: Transaction<DB>, projectId: string, ids: string[]): Promise<ItemRow[]> {
-    await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${projectId}`}))`.execute(trx);
+    await this.lockProject(trx, projectId);
     return trx
       .selectFrom('memory_items')
       .selectAll()

@@ -70,6 +70,15 @@ export class HygieneRunRepository {
     return query.orderBy('id', 'desc').limit(limit).execute();
   }
 
+  /**
+   * The run's status, read inside the pass's lock: a pass that completed committed before it
+   * let go, so this sees it. (No row lock: markRunning writes the row from another connection.)
+   */
+  async statusFor(trx: Transaction<DB>, runId: string): Promise<HygieneRunRow['status'] | undefined> {
+    const row = await trx.selectFrom('hygiene_runs').select('status').where('id', '=', runId).executeTakeFirst();
+    return row?.status;
+  }
+
   async markRunning(runId: string): Promise<void> {
     await this.db
       .updateTable('hygiene_runs')
@@ -248,7 +257,8 @@ export class HygieneRunRepository {
         returning h.id, h.rule
       ), expired as (
         update hygiene_proposals set status = 'expired'
-         where project_id = ${projectId} and status = 'pending' and id not in (select id from found)
+         where ${run.mode === 'apply'} and project_id = ${projectId} and status = 'pending'
+           and id not in (select id from found)
       )
       , linked as (
         insert into hygiene_run_proposals (run_id, proposal_id) select ${run.id}, id from found
