@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     console.log(`  first apply pass: ${fmt(passMs(apply.run), 0)} ms (request → completed ${fmt(apply.wallMs, 0)} ms)`);
     console.log(`    changed or proposed: ${counted(apply.run)}`);
     console.log(
-      `  next apply pass: ${fmt(passMs(after.run), 0)} ms; ${counted(after.run) || 'nothing left to do'} (pending proposals found again)`,
+      `  next apply pass: ${fmt(passMs(after.run), 0)} ms; ${counted(after.run) || 'nothing left to do'} (mostly pending proposals found again)`,
     );
     console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
   } finally {
