@@ -1,41 +1,13 @@
+import { DAY, NOW, hygieneItem } from './hygiene-item.fixture';
 import fc from 'fast-check';
 import { dedupGroup, ITEM_TYPES } from '@memex/domain';
 import { byKeepPriority, nearDuplicateProposals } from './near-duplicates';
 import { itemText, trigramSimilarity } from './trigrams';
 import { DEFAULT_HYGIENE_OPTIONS, type HygieneItem, type MergeProposal } from './types';
 
-const NOW = Date.parse('2026-11-21T12:00:00Z');
-const DAY = 86_400_000;
 const OPTIONS = DEFAULT_HYGIENE_OPTIONS;
 
-let n = 0;
-function item(over: Partial<HygieneItem> = {}): HygieneItem {
-  n += 1;
-  return {
-    id: `01J${String(n).padStart(23, '0')}`,
-    type: 'ImplementationFact',
-    status: 'active',
-    title: `Item ${n}`,
-    facts: `Facts of item ${n}.`,
-    factsLength: 20,
-    rationaleLength: null,
-    impactLength: null,
-    fileCount: 0,
-    tagCount: 0,
-    confidence: 0.8,
-    importance: 3,
-    dedupHint: null,
-    supersededBy: null,
-    evidenceCount: 1,
-    createdAt: NOW - 10 * DAY,
-    updatedAt: NOW - DAY,
-    lastReinforcedAt: null,
-    resolvedAt: null,
-    statusChangedAt: NOW - 10 * DAY,
-    manual: false,
-    ...over,
-  };
-}
+const item = hygieneItem;
 
 const WORDS = 'auth token refresh rotate cache redis queue worker retry page hook query schema session cookie'.split(
   ' ',

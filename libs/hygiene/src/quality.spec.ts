@@ -1,34 +1,9 @@
+import { NOW, hygieneItem } from './hygiene-item.fixture';
 import { qualityProblems, qualityProposal } from './quality';
 import type { HygieneItem } from './types';
 
-const NOW = Date.parse('2026-11-21T12:00:00Z');
-
-function item(over: Partial<HygieneItem> = {}): HygieneItem {
-  return {
-    id: '01J00000000000000000000001',
-    type: 'ImplementationFact',
-    status: 'active',
-    title: 'A title',
-    facts: 'Some facts.',
-    factsLength: 11,
-    rationaleLength: null,
-    impactLength: null,
-    fileCount: 0,
-    tagCount: 0,
-    confidence: 0.8,
-    importance: 3,
-    dedupHint: null,
-    supersededBy: null,
-    evidenceCount: 1,
-    createdAt: NOW,
-    updatedAt: NOW,
-    lastReinforcedAt: null,
-    resolvedAt: null,
-    statusChangedAt: NOW,
-    manual: false,
-    ...over,
-  };
-}
+const item = (over: Partial<HygieneItem> = {}) =>
+  hygieneItem({ id: '01J00000000000000000000001', createdAt: NOW, updatedAt: NOW, statusChangedAt: NOW, ...over });
 
 describe('quality problems', () => {
   it('finds nothing wrong with a sound item', () => {

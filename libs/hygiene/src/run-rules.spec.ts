@@ -1,40 +1,21 @@
+import { DAY, NOW, hygieneItem } from './hygiene-item.fixture';
 import fc from 'fast-check';
 import { ITEM_STATUSES, ITEM_TYPES, STATUS_TRANSITIONS } from '@memex/domain';
 import { runRules } from './run-rules';
 import { trigramSimilarity } from './trigrams';
 import { DEFAULT_HYGIENE_OPTIONS, type HygieneItem, type HygieneOptions, type Transition } from './types';
 
-const NOW = Date.parse('2026-11-21T12:00:00Z');
-const DAY = 86_400_000;
-
-let n = 0;
-function item(over: Partial<HygieneItem> = {}): HygieneItem {
-  n += 1;
-  return {
-    id: `01J${String(n).padStart(23, '0')}`,
+const item = (over: Partial<HygieneItem> = {}) =>
+  hygieneItem({
     type: 'Decision',
-    status: 'active',
-    title: `Item ${n}`,
-    facts: `Facts of item number ${n}.`,
-    factsLength: 20,
     rationaleLength: 40,
-    impactLength: null,
     fileCount: 1,
     tagCount: 1,
     confidence: 0.9,
-    importance: 3,
-    dedupHint: null,
-    supersededBy: null,
-    evidenceCount: 1,
     createdAt: NOW - 200 * DAY,
-    updatedAt: NOW - DAY,
-    lastReinforcedAt: null,
-    resolvedAt: null,
     statusChangedAt: NOW - 200 * DAY,
-    manual: false,
     ...over,
-  };
-}
+  });
 
 /** The one transition of a lone item, or undefined. */
 function moveOf(over: Partial<HygieneItem>, options?: HygieneOptions): Transition | undefined {

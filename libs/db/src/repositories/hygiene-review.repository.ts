@@ -3,7 +3,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { DomainError, newId } from '@memex/domain';
 import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
-import { bumpRevision } from './hygiene-run.repository';
+import { bumpRevision } from './revision';
 import { recordHistory } from './item-history';
 
 export type HygieneChangeRow = Selectable<HygieneChangesTable> & { title: string };

@@ -5,6 +5,7 @@ import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode, type ItemStatu
 import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY, PG_POOL } from '../tokens';
+import { bumpRevision } from './revision';
 
 export type HygieneRunRow = Selectable<HygieneRunsTable>;
 
@@ -285,12 +286,4 @@ export class HygieneRunRepository {
 /** What a proposal found, beyond its ids and reason: a merge's keeper, an edit's problems. */
 function proposalDetail(p: Proposal): Record<string, unknown> {
   return p.kind === 'merge' ? { keepId: p.keepId, basis: p.basis, similarity: p.similarity } : { problems: p.problems };
-}
-
-export async function bumpRevision(trx: Transaction<DB>, projectId: string): Promise<void> {
-  await trx
-    .updateTable('projects')
-    .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
-    .where('id', '=', projectId)
-    .execute();
 }

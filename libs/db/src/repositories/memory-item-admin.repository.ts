@@ -13,6 +13,7 @@ import type { DB, MemoryItemsTable } from '../schema';
 import type { Pool } from 'pg';
 import { KYSELY, PG_POOL } from '../tokens';
 import { recordHistory } from './item-history';
+import { bumpRevision } from './revision';
 import { toMemoryItem } from './memory-item.mapper';
 
 export interface HistoryEntry {
@@ -221,7 +222,7 @@ export class MemoryItemAdminRepository {
         await this.history(trx, projectId, row.id, who.kind, row, after, who);
         updated.push(toMemoryItem(after));
       }
-      await this.bumpRevision(trx, projectId);
+      await bumpRevision(trx, projectId);
       return updated;
     });
   }
@@ -257,17 +258,9 @@ export class MemoryItemAdminRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       await this.history(trx, projectId, row.id, 'created', null, row, who);
-      await this.bumpRevision(trx, projectId);
+      await bumpRevision(trx, projectId);
       return toMemoryItem(row);
     });
-  }
-
-  private async bumpRevision(trx: Transaction<DB>, projectId: string): Promise<void> {
-    await trx
-      .updateTable('projects')
-      .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
-      .where('id', '=', projectId)
-      .execute();
   }
 
   private history(

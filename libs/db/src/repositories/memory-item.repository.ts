@@ -5,6 +5,7 @@ import { decideMerge, type CandidateItem, type ExistingHint } from '@memex/enric
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { recordHistory } from './item-history';
+import { bumpRevision } from './revision';
 
 export interface VerifiedItem {
   candidate: CandidateItem;
@@ -112,13 +113,7 @@ export class MemoryItemRepository {
         .set({ enrichment_cursor: write.newCursor })
         .where('id', '=', write.sessionId)
         .execute();
-      if (itemIds.length > 0) {
-        await trx
-          .updateTable('projects')
-          .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
-          .where('id', '=', write.projectId)
-          .execute();
-      }
+      if (itemIds.length > 0) await bumpRevision(trx, write.projectId);
       return { raced: false, created, reinforced, superseded, itemIds };
     });
   }
