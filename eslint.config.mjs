@@ -42,6 +42,7 @@ export default tseslint.config(
       'libs/transcript/**/*.ts',
       'libs/brain/**/*.ts',
       'libs/hygiene/**/*.ts',
+      'libs/search/**/*.ts',
     ],
     ignores: ['**/*.spec.ts'],
     rules: {
@@ -56,7 +57,7 @@ export default tseslint.config(
   },
   {
     // Decorated Nest classes need their constructor parameter types at run time.
-    files: ['apps/**/*.ts', 'libs/server/**/*.ts', 'libs/db/**/*.ts'],
+    files: ['apps/**/*.ts', 'libs/server/**/*.ts', 'libs/db/**/*.ts', 'libs/retrieval/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {

@@ -5,13 +5,17 @@ import { HygieneController } from './hygiene.controller';
 import { HygieneReviewService } from './hygiene-review.service';
 import { MemoryItemsController } from './memory-items.controller';
 import { QueueBoard } from './queue-board';
+import { SearchController } from './search.controller';
+import { SearchService } from './search.service';
+import { RetrievalModule } from '@memex/retrieval';
 import { RevalidationHook } from './revalidation.hook';
 import { RevisionCache } from './revision-cache';
 
 /** The layered, budgeted, cached brain, memory item management, hygiene review and the queue board. */
 @Module({
-  controllers: [BrainController, MemoryItemsController, HygieneController],
-  providers: [BrainService, RevalidationHook, RevisionCache, HygieneReviewService, QueueBoard],
+  imports: [RetrievalModule],
+  controllers: [BrainController, MemoryItemsController, HygieneController, SearchController],
+  providers: [BrainService, RevalidationHook, RevisionCache, HygieneReviewService, QueueBoard, SearchService],
   exports: [BrainService],
 })
 export class BrainApiModule {}

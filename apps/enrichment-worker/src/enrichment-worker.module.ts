@@ -1,16 +1,23 @@
 import { Module } from '@nestjs/common';
 import { QUEUES } from '@memex/queue';
 import { queueWorkerProviders } from '@memex/server';
+import { RetrievalModule } from '@memex/retrieval';
+import { EmbeddingPoller } from './embeddings/embedding-poller';
+import { EmbeddingSyncService } from './embeddings/embedding-sync.service';
+import { SyncEmbeddingsHandler } from './embeddings/sync-embeddings.handler';
 import { EnrichSessionHandler } from './enrich-session.handler';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { EnrichmentService } from './enrichment.service';
 
-/** Turns a session's raw events into verified, deduplicated memory items. */
+/** Turns a session's raw events into verified, deduplicated memory items, and keeps their embeddings current. */
 @Module({
+  imports: [RetrievalModule],
   providers: [
     EnrichmentService,
     EnrichmentMetrics,
-    ...queueWorkerProviders([QUEUES.enrichment], [EnrichSessionHandler]),
+    EmbeddingSyncService,
+    EmbeddingPoller,
+    ...queueWorkerProviders([QUEUES.enrichment, QUEUES.embedding], [EnrichSessionHandler, SyncEmbeddingsHandler]),
   ],
   exports: [EnrichmentService],
 })

@@ -6,63 +6,94 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
  * Every variable the services read, with defaults that run against a local PostgreSQL and
  * Redis. Parsed once at boot; nothing else reads process.env.
  */
-export const configSchema = z.object({
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
-    .default('postgres://postgres@127.0.0.1:5432/memex'),
-  DB_POOL_SIZE: int(1, 200).default(10),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
-  /** Namespaces every BullMQ key, so several deployments (or test files) can share one Redis. */
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
-    .default('memex'),
-  /** Local by default; containers set 0.0.0.0. */
-  HOST: z.string().min(1).default('127.0.0.1'),
-  PORT: int(0, 65535).default(8080),
-  /** Operator endpoints answer 403 while this is unset. */
-  MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Batches for one session within this window collapse into one enrichment job. */
-  ENRICHMENT_DEBOUNCE_MS: int(0, 600_000).default(2000),
-  /** How often the reconciler looks for sessions whose enrichment lags their events. */
-  RECONCILE_INTERVAL_MS: int(1000, 3_600_000).default(30_000),
-  /** A lagging session is left alone this long after its newest event, so the normal enqueue can act first. */
-  RECONCILE_GRACE_MS: int(0, 3_600_000).default(10_000),
-  /** Enrichment jobs one worker process runs at once. */
-  ENRICHMENT_CONCURRENCY: int(1, 64).default(2),
-  /** A window sent to an engine: at most this many events … */
-  ENRICHMENT_WINDOW_EVENTS: int(1, 2000).default(200),
-  /** … and about this many tokens (4 characters a token). */
-  ENRICHMENT_WINDOW_TOKENS: int(500, 1_000_000).default(24_000),
-  /** Existing dedup hints related to a batch that the LLM prompt carries. */
-  ENRICHMENT_MAX_HINTS: int(0, 500).default(40),
-  /** A job whose worker stops renewing its lock (a crash) is handed to another worker after this. */
-  WORKER_STALLED_INTERVAL_MS: int(1000, 600_000).default(30_000),
-  /** The LLM engine is used when either of these is set; otherwise the local engine. */
-  LLM_BASE_URL: z.url().optional(),
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  LLM_TIMEOUT_MS: int(1000, 600_000).default(60_000),
-  /** Retries of a failed model request (429, 5xx, timeouts), with the client's backoff. */
-  LLM_MAX_RETRIES: int(0, 10).default(2),
-  /** Tokens a project may spend on the LLM per UTC day; past it, sessions use the local engine. 0: no limit. */
-  LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
-  /** How often every project gets a hygiene pass (BullMQ job scheduler). 0: only passes operators start. */
-  HYGIENE_INTERVAL_MS: int(0, 30 * 24 * 3_600_000).default(3_600_000),
-  /** What scheduled passes do: `apply` makes the lifecycle moves, `dry-run` only reports them. */
-  HYGIENE_SCHEDULED_MODE: z.enum(['apply', 'dry-run']).default('apply'),
-  /** Hygiene passes one worker process runs at once (never two of one project). */
-  HYGIENE_CONCURRENCY: int(1, 16).default(1),
-  /** A request whose body has not fully arrived after this long is answered 408 and closed. */
-  HTTP_REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
-  /**
-   * After SIGTERM, a process that has not finished draining within this long exits anyway.
-   * Give workers a grace period (Kubernetes terminationGracePeriodSeconds) above it.
-   */
-  SHUTDOWN_TIMEOUT_MS: int(1000, 3_600_000).default(25_000),
-  /** Where `npm start` keeps the local project's key between runs. */
-  MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
-});
+export const configSchema = z
+  .object({
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+      .default('postgres://postgres@127.0.0.1:5432/memex'),
+    DB_POOL_SIZE: int(1, 200).default(10),
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+    /** Namespaces every BullMQ key, so several deployments (or test files) can share one Redis. */
+    QUEUE_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
+      .default('memex'),
+    /** Local by default; containers set 0.0.0.0. */
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: int(0, 65535).default(8080),
+    /** Operator endpoints answer 403 while this is unset. */
+    MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Batches for one session within this window collapse into one enrichment job. */
+    ENRICHMENT_DEBOUNCE_MS: int(0, 600_000).default(2000),
+    /** How often the reconciler looks for sessions whose enrichment lags their events. */
+    RECONCILE_INTERVAL_MS: int(1000, 3_600_000).default(30_000),
+    /** A lagging session is left alone this long after its newest event, so the normal enqueue can act first. */
+    RECONCILE_GRACE_MS: int(0, 3_600_000).default(10_000),
+    /** Enrichment jobs one worker process runs at once. */
+    ENRICHMENT_CONCURRENCY: int(1, 64).default(2),
+    /** A window sent to an engine: at most this many events … */
+    ENRICHMENT_WINDOW_EVENTS: int(1, 2000).default(200),
+    /** … and about this many tokens (4 characters a token). */
+    ENRICHMENT_WINDOW_TOKENS: int(500, 1_000_000).default(24_000),
+    /** Existing dedup hints related to a batch that the LLM prompt carries. */
+    ENRICHMENT_MAX_HINTS: int(0, 500).default(40),
+    /** A job whose worker stops renewing its lock (a crash) is handed to another worker after this. */
+    WORKER_STALLED_INTERVAL_MS: int(1000, 600_000).default(30_000),
+    /** The LLM engine is used when either of these is set; otherwise the local engine. */
+    LLM_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    LLM_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+    /** Retries of a failed model request (429, 5xx, timeouts), with the client's backoff. */
+    LLM_MAX_RETRIES: int(0, 10).default(2),
+    /** Tokens a project may spend on the LLM per UTC day; past it, sessions use the local engine. 0: no limit. */
+    LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
+    /** How often every project gets a hygiene pass (BullMQ job scheduler). 0: only passes operators start. */
+    HYGIENE_INTERVAL_MS: int(0, 30 * 24 * 3_600_000).default(3_600_000),
+    /** What scheduled passes do: `apply` makes the lifecycle moves, `dry-run` only reports them. */
+    HYGIENE_SCHEDULED_MODE: z.enum(['apply', 'dry-run']).default('apply'),
+    /** Hygiene passes one worker process runs at once (never two of one project). */
+    HYGIENE_CONCURRENCY: int(1, 16).default(1),
+    /** `local`: a deterministic lexical embedder, no model; `openai`: any OpenAI-compatible /embeddings. */
+    EMBEDDING_PROVIDER: z.enum(['local', 'openai']).default('local'),
+    /** The embedding model asked of an OpenAI-compatible endpoint. */
+    EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+    /** Vector size: of the local embedder, or asked of the model (text-embedding-3 accepts any up to its own). */
+    EMBEDDING_DIMENSIONS: int(8, 4096).default(256),
+    /** Where embeddings are asked for; defaults to LLM_BASE_URL (or OpenAI). */
+    EMBEDDING_BASE_URL: z.url().optional(),
+    /** `postgres`: vectors in PostgreSQL, exact cosine; `qdrant`: a Qdrant server at QDRANT_URL. */
+    VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
+    QDRANT_URL: z.url().optional(),
+    QDRANT_API_KEY: z.string().min(1).optional(),
+    QDRANT_COLLECTION: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
+      .default('memex_items'),
+    /** How often the embedding worker looks for projects whose items changed since it last caught up. */
+    EMBEDDING_POLL_MS: int(200, 600_000).default(2000),
+    /** A request whose body has not fully arrived after this long is answered 408 and closed. */
+    HTTP_REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+    /**
+     * After SIGTERM, a process that has not finished draining within this long exits anyway.
+     * Give workers a grace period (Kubernetes terminationGracePeriodSeconds) above it.
+     */
+    SHUTDOWN_TIMEOUT_MS: int(1000, 3_600_000).default(25_000),
+    /** Where `npm start` keeps the local project's key between runs. */
+    MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.VECTOR_STORE === 'qdrant' && !c.QDRANT_URL) {
+      ctx.addIssue({ code: 'custom', path: ['QDRANT_URL'], message: 'is required when VECTOR_STORE=qdrant' });
+    }
+    if (c.EMBEDDING_PROVIDER === 'openai' && !c.OPENAI_API_KEY && !c.EMBEDDING_BASE_URL && !c.LLM_BASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EMBEDDING_PROVIDER'],
+        message: 'openai needs OPENAI_API_KEY, EMBEDDING_BASE_URL or LLM_BASE_URL',
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;

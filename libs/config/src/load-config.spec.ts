@@ -39,6 +39,24 @@ describe('loadConfig', () => {
   });
 });
 
+describe('search configuration', () => {
+  it('defaults to the local embedder and the postgres vector store', () => {
+    expect(loadConfig({})).toMatchObject({
+      EMBEDDING_PROVIDER: 'local',
+      VECTOR_STORE: 'postgres',
+      EMBEDDING_DIMENSIONS: 256,
+    });
+  });
+
+  it('needs a Qdrant URL for the qdrant store, and an endpoint or key for openai embeddings', () => {
+    expect(() => loadConfig({ VECTOR_STORE: 'qdrant' })).toThrow(/QDRANT_URL: is required when VECTOR_STORE=qdrant/);
+    expect(() => loadConfig({ VECTOR_STORE: 'qdrant', QDRANT_URL: 'http://q:6333' })).not.toThrow();
+    expect(() => loadConfig({ EMBEDDING_PROVIDER: 'openai' })).toThrow(/EMBEDDING_PROVIDER: openai needs/);
+    expect(() => loadConfig({ EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-x' })).not.toThrow();
+    expect(() => loadConfig({ EMBEDDING_PROVIDER: 'openai', LLM_BASE_URL: 'http://ollama:11434/v1' })).not.toThrow();
+  });
+});
+
 describe('redactUrl', () => {
   it('hides a password and keeps the rest', () => {
     expect(redactUrl('postgres://u:secret@db:5432/memex')).toBe('postgres://u:***@db:5432/memex');

@@ -1,6 +1,7 @@
 export * from './bootstrap-database';
 export * from './database';
 export * from './migrations';
+export * from './repositories/embedding.repository';
 export * from './repositories/enrichment.repository';
 export * from './repositories/hygiene-review.repository';
 export * from './repositories/hygiene-run.repository';
@@ -9,6 +10,7 @@ export * from './repositories/memory-item.mapper';
 export * from './repositories/memory-item.repository';
 export * from './repositories/project.repository';
 export * from './repositories/raw-event.repository';
+export * from './repositories/search.repository';
 export * from './repositories/session.repository';
 export * from './schema';
 export * from './tokens';

@@ -9,6 +9,9 @@ export interface ProjectsTable {
   name: string;
   /** Bumped by every change to the project's items; the brain cache key derives from it. */
   memory_revision: ColumnType<number, number | undefined, number>;
+  /** The memory revision the item embeddings last caught up with. */
+  embedded_revision: ColumnType<number, number | undefined, number>;
+  vector_generation: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
 }
 
@@ -72,6 +75,9 @@ export interface MemoryItemsTable {
   resolved_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Kept by a trigger from title, facts, rationale, tags and files. */
+  search_tsv: ColumnType<string | null, never, never>;
+  embed_hash: ColumnType<string | null, never, never>;
   /** Set by a trigger whenever status changes. */
   status_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -158,6 +164,19 @@ export interface HygieneChangesTable {
   created_at: CreatedAt;
 }
 
+export interface ItemEmbeddingsTable {
+  item_id: string;
+  project_id: string;
+  model: string;
+  text_hash: string;
+  status: string;
+  type: string;
+  /** Float32 little-endian; only the postgres vector store keeps it here. */
+  vector: Buffer | null;
+  synced_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  generation: number;
+}
+
 export interface DB {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -170,4 +189,5 @@ export interface DB {
   hygiene_proposals: HygieneProposalsTable;
   hygiene_run_proposals: HygieneRunProposalsTable;
   hygiene_changes: HygieneChangesTable;
+  item_embeddings: ItemEmbeddingsTable;
 }

@@ -5,6 +5,7 @@ import { HYGIENE_MODES, ulidSchema } from '@memex/domain';
 export const QUEUES = {
   enrichment: 'enrichment',
   hygiene: 'hygiene',
+  embedding: 'embedding',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -58,6 +59,16 @@ export const JOBS = {
       runId: ulidSchema.optional(),
     }),
     options: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...RETENTION },
+  }),
+  /**
+   * Brings a project's embeddings up to its items: embeds new and changed text, passes status
+   * and type changes to the vector store. Queued by the embedding poller, one per project at a time.
+   */
+  syncEmbeddings: defineJob({
+    queue: QUEUES.embedding,
+    name: 'sync-embeddings',
+    schema: z.strictObject({ projectId: ulidSchema }),
+    options: { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, ...RETENTION },
   }),
 } as const;
 

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
 import {
+  EmbeddingRepository,
   EnrichmentRepository,
   HygieneReviewRepository,
   HygieneRunRepository,
@@ -12,6 +13,7 @@ import {
   PG_POOL,
   ProjectRepository,
   RawEventRepository,
+  SearchRepository,
   SessionRepository,
   createPool,
   type DB,
@@ -25,6 +27,8 @@ const REPOSITORIES = [
   MemoryItemRepository,
   MemoryItemAdminRepository,
   EnrichmentRepository,
+  EmbeddingRepository,
+  SearchRepository,
   HygieneRunRepository,
   HygieneReviewRepository,
 ];

@@ -3,6 +3,7 @@ import * as initial from './0001_initial';
 import * as llmUsage from './0002_llm_usage';
 import * as revisionNotify from './0003_revision_notify';
 import * as hygiene from './0004_hygiene';
+import * as search from './0005_search';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002_llm_usage': llmUsage,
   '0003_revision_notify': revisionNotify,
   '0004_hygiene': hygiene,
+  '0005_search': search,
 };

@@ -16,9 +16,9 @@ export interface HistoryRecord {
   runId?: string | null;
 }
 
-/** The item as history keeps it: everything but what never changes. */
+/** The item as history keeps it: everything but what never changes and the derived search vector. */
 function snapshot(row: Row): Record<string, unknown> {
-  const { project_id: _p, created_at: _c, ...rest } = row;
+  const { project_id: _p, created_at: _c, search_tsv: _s, embed_hash: _h, ...rest } = row;
   return rest;
 }
 

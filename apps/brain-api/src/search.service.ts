@@ -1,0 +1,158 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SearchRepository, type SearchHit } from '@memex/db';
+import {
+  DomainError,
+  ITEM_STATUSES,
+  type ContextPackBody,
+  type ItemStatus,
+  type ItemType,
+  type SearchMode,
+  type SearchQuery,
+} from '@memex/domain';
+import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
+import { assembleContextPack, reciprocalRankFusion } from '@memex/search';
+
+/** How deep each source ranks before fusion. */
+const DEPTH = 50;
+const RRF_K = 60;
+/** Items a context pack chooses from. */
+const PACK_CANDIDATES = 30;
+const RECENT_EVENTS = 20;
+
+/** What search shows by default: superseded and archived items only when asked for. */
+const LIVE: readonly ItemStatus[] = ['active', 'stale', 'review'];
+
+function statusesFor(status: ItemStatus | undefined, includeArchived: boolean): readonly ItemStatus[] {
+  if (status) {
+    if ((status === 'superseded' || status === 'archived') && !includeArchived) {
+      throw new DomainError('VALIDATION_FAILED', `status=${status} needs includeArchived=true`, {
+        issues: [{ path: 'status', message: 'superseded and archived items are searched with includeArchived=true' }],
+      });
+    }
+    return [status];
+  }
+  return includeArchived ? ITEM_STATUSES : LIVE;
+}
+
+export interface RankedHit {
+  hit: SearchHit;
+  score: number;
+  ranks: { fullText: number | null; vector: number | null };
+}
+
+/** Hybrid retrieval: full text and vectors ranked apart, fused by reciprocal rank fusion (k = 60). */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly search: SearchRepository,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+  ) {}
+
+  async query(projectId: string, q: SearchQuery) {
+    const started = performance.now();
+    const statuses = statusesFor(q.status, q.includeArchived);
+    const results = await this.ranked(projectId, q.q, q.mode, statuses, q.type ? [q.type] : undefined, q.limit);
+    return {
+      query: q.q,
+      mode: q.mode,
+      results: results.map(({ hit, score, ranks }) => ({
+        itemId: hit.itemId,
+        score: Math.round(score * 1e6) / 1e6,
+        ranks,
+        snippet: hit.snippet,
+        item: {
+          itemId: hit.itemId,
+          type: hit.type,
+          status: hit.status,
+          title: hit.title,
+          confidence: hit.confidence,
+          importance: hit.importance,
+          schemaKey: hit.schemaKey,
+          files: hit.files,
+          tags: hit.tags,
+          updatedAt: hit.updatedAt.toISOString(),
+        },
+      })),
+      tookMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+  }
+
+  async contextPack(projectId: string, body: ContextPackBody) {
+    const started = performance.now();
+    const { filters } = body;
+    const statuses = filters.includeArchived ? ITEM_STATUSES : LIVE;
+    const [ranked, recent] = await Promise.all([
+      this.ranked(projectId, body.query, 'hybrid', statuses, filters.types, PACK_CANDIDATES),
+      filters.includeRecent === false ? Promise.resolve([]) : this.search.recentEvents(projectId, RECENT_EVENTS),
+    ]);
+    const pack = assembleContextPack({
+      query: body.query,
+      maxTokens: body.maxTokens,
+      now: Date.now(),
+      candidates: ranked.map(({ hit, score }) => ({
+        itemId: hit.itemId,
+        type: hit.type,
+        title: hit.title,
+        facts: hit.facts,
+        rationale: hit.rationale,
+        files: hit.files,
+        status: hit.status,
+        relevance: score,
+      })),
+      recent: recent.map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() })),
+    });
+    return {
+      content: pack.content,
+      components: pack.components,
+      tokenCount: pack.tokenCount,
+      truncated: pack.truncated,
+      metadata: {
+        query: body.query,
+        intent: pack.intent,
+        itemsConsidered: ranked.length,
+        eventsConsidered: recent.length,
+        assemblyTimeMs: Math.round((performance.now() - started) * 10) / 10,
+      },
+    };
+  }
+
+  private async ranked(
+    projectId: string,
+    query: string,
+    mode: SearchMode,
+    statuses: readonly ItemStatus[],
+    types: readonly ItemType[] | undefined,
+    limit: number,
+  ): Promise<RankedHit[]> {
+    const filter = { statuses, types };
+    const [fullText, vector] = await Promise.all([
+      mode === 'vector' ? Promise.resolve([]) : this.search.fullText(projectId, query, filter, DEPTH),
+      mode === 'fulltext' ? Promise.resolve([]) : this.vectorRanks(projectId, query, statuses, types),
+    ]);
+    const fused = reciprocalRankFusion({ fullText, vector }, RRF_K).slice(0, limit);
+    const hits = await this.search.hydrate(
+      projectId,
+      fused.map((f) => f.id),
+      query,
+    );
+    const byId = new Map(hits.map((h) => [h.itemId, h]));
+    return fused.flatMap((f) => {
+      const hit = byId.get(f.id);
+      return hit
+        ? [{ hit, score: f.score, ranks: { fullText: f.ranks.fullText ?? null, vector: f.ranks.vector ?? null } }]
+        : [];
+    });
+  }
+
+  private async vectorRanks(
+    projectId: string,
+    query: string,
+    statuses: readonly ItemStatus[],
+    types: readonly ItemType[] | undefined,
+  ): Promise<string[]> {
+    const [vector] = await this.embedder.embed([query]);
+    const hits = await this.store.search(projectId, vector!, { limit: DEPTH, statuses, types });
+    return hits.map((h) => h.itemId);
+  }
+}

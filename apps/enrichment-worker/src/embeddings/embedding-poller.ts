@@ -1,0 +1,64 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import type { Config } from '@memex/config';
+import { EmbeddingRepository } from '@memex/db';
+import { JOBS, QUEUES } from '@memex/queue';
+import { CONFIG } from '@memex/server';
+
+const PAGE = 500;
+
+/**
+ * Every EMBEDDING_POLL_MS, queues an embedding sync for each project whose memory revision
+ * moved past the one its embeddings caught up with. Every item change bumps the revision, so
+ * nothing is missed, whoever made the change; a project with a sync already waiting or
+ * running gets no second one (BullMQ deduplication).
+ */
+@Injectable()
+export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(EmbeddingPoller.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(
+    private readonly embeddings: EmbeddingRepository,
+    @InjectQueue(QUEUES.embedding) private readonly queue: Queue,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.runOnce().catch((error: unknown) =>
+        this.logger.warn({ err: (error as Error).message }, 'embedding poll failed; trying again next interval'),
+      );
+    }, this.config.EMBEDDING_POLL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One poll; polls never overlap. Returns how many projects were lagging. */
+  runOnce(): Promise<number> {
+    this.running ??= this.poll().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async poll(): Promise<number> {
+    const lagging = await this.embeddings.laggingProjects(PAGE);
+    if (lagging.length === 0) return 0;
+    const { name, options, schema } = JOBS.syncEmbeddings;
+    await this.queue.addBulk(
+      lagging.map(({ projectId }) => ({
+        name,
+        data: schema.parse({ projectId }),
+        opts: { ...options, deduplication: { id: `embed:${projectId}` } },
+      })),
+    );
+    return lagging.length;
+  }
+}

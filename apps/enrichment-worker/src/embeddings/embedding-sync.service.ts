@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EmbeddingRepository, type EmbeddingRecord } from '@memex/db';
+import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
+
+/** Items embedded per model call and recorded per transaction. */
+const BATCH = 128;
+
+export interface SyncReport {
+  embedded: number;
+  payloadOnly: number;
+}
+
+@Injectable()
+export class EmbeddingSyncService {
+  constructor(
+    private readonly embeddings: EmbeddingRepository,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
+  ) {}
+
+  /**
+   * Embeds a project's new and changed items and passes status and type changes on, then
+   * records the revision it caught up with (read first, so a change made meanwhile leaves the
+   * project lagging and brings the poller back).
+   */
+  async sync(projectId: string): Promise<SyncReport> {
+    const revision = await this.embeddings.revision(projectId);
+    const report: SyncReport = { embedded: 0, payloadOnly: 0 };
+    let after: string | null = null;
+    for (;;) {
+      const batch = await this.embeddings.pending(projectId, this.embedder.model, after, BATCH);
+      if (batch.length === 0) break;
+      after = batch[batch.length - 1]!.itemId;
+      const toEmbed = batch.filter((p) => p.text !== null);
+      const payloadOnly = batch.filter((p) => p.text === null);
+      const vectors = await this.embedder.embed(toEmbed.map((p) => p.text!));
+      const points = toEmbed.map((p, i) => ({ itemId: p.itemId, status: p.status, type: p.type, vector: vectors[i]! }));
+      await this.store.upsert(projectId, points);
+      await this.store.updatePayload(projectId, payloadOnly);
+      const keepVectors = this.store.name === 'postgres';
+      const records: EmbeddingRecord[] = [
+        ...toEmbed.map((p, i) => ({ ...p, vector: keepVectors ? vectors[i]! : null })),
+        ...payloadOnly.map((p) => ({ ...p, vector: null })),
+      ];
+      await this.embeddings.record(projectId, this.embedder.model, records);
+      report.embedded += toEmbed.length;
+      report.payloadOnly += payloadOnly.length;
+    }
+    await this.embeddings.markCaughtUp(projectId, revision);
+    return report;
+  }
+}

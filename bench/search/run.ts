@@ -1,0 +1,99 @@
+import { Client } from 'pg';
+import { fmt, summarize } from '../support/stats';
+import { startApp } from '../support/server-process';
+import { seedSearchCorpus, type LabelledQuery } from './corpus';
+
+type Mode = 'fulltext' | 'vector' | 'hybrid';
+
+async function search(
+  base: string,
+  key: string,
+  q: string,
+  mode: Mode,
+  limit = 50,
+): Promise<{ ids: string[]; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v2/search?q=${encodeURIComponent(q)}&mode=${mode}&limit=${limit}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  if (!res.ok) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { results: Array<{ itemId: string }> };
+  return { ids: body.results.map((r) => r.itemId), ms: performance.now() - started };
+}
+
+/** Waits for the embedding worker to catch up with the seeded items. */
+async function embedded(databaseUrl: string): Promise<number> {
+  const started = performance.now();
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ lag: boolean }>(
+        'select bool_or(memory_revision <> embedded_revision) as lag from projects',
+      );
+      if (!rows[0]?.lag) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(count: number, quality: boolean): Promise<void> {
+  let queries: LabelledQuery[] = [];
+  const server = await startApp(
+    `search${count}`,
+    'memex',
+    async (db, projectId) => {
+      queries = await seedSearchCorpus(db, projectId, count);
+    },
+    { HYGIENE_INTERVAL_MS: '0', EMBEDDING_POLL_MS: '500' },
+  );
+  try {
+    const indexMs = await embedded(server.databaseUrl);
+    console.log(`bench:search — ${fmt(count)} items, all-in-one process, postgres vector store, local embedder`);
+    console.log(`  embedded by the worker in ${fmt(indexMs / 1000, 1)} s`);
+    if (quality) {
+      console.log(`  ${queries.length} labelled queries (labels fixed when the corpus is built):`);
+      for (const mode of ['fulltext', 'vector', 'hybrid'] as const) {
+        let hits = 0;
+        let reciprocal = 0;
+        const byKind: Record<string, number> = {};
+        for (const q of queries) {
+          const { ids } = await search(server.url, server.apiKey, q.query, mode);
+          const rank = ids.indexOf(q.relevant) + 1;
+          if (rank > 0 && rank <= 5) {
+            hits += 1;
+            byKind[q.kind] = (byKind[q.kind] ?? 0) + 1;
+          }
+          if (rank > 0) reciprocal += 1 / rank;
+        }
+        const perKind = ['words', 'identifier', 'mixed'].map((k) => `${k} ${byKind[k] ?? 0}/100`).join(', ');
+        console.log(
+          `    ${mode.padEnd(8)} recall@5 ${fmt(hits / queries.length, 3)}, MRR ${fmt(reciprocal / queries.length, 3)} (${perKind})`,
+        );
+      }
+    }
+    // Latency: hybrid, limit 10, after one warm-up query loads the vectors.
+    await search(server.url, server.apiKey, queries[0]!.query, 'hybrid', 10);
+    const latencies: number[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      for (const q of queries) latencies.push((await search(server.url, server.apiKey, q.query, 'hybrid', 10)).ms);
+    }
+    const s = summarize(latencies);
+    console.log(
+      `  hybrid search latency over ${latencies.length} queries: p50 ${fmt(s.p50, 1)} ms, p99 ${fmt(s.p99, 1)} ms ` +
+        `(goal p50 < ${count > 10_000 ? 100 : 30} ms)`,
+    );
+    console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  await measure(10_000, true);
+  await measure(Number(process.env.BENCH_LARGE ?? 100_000), process.env.BENCH_QUALITY_LARGE === '1');
+}
+
+void main();

@@ -1,0 +1,124 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely } from 'kysely';
+import type { ItemStatus, ItemType } from '@memex/domain';
+import type { DB } from '../schema';
+import { KYSELY } from '../tokens';
+
+export interface SearchFilter {
+  statuses: readonly ItemStatus[];
+  types?: readonly ItemType[];
+}
+
+export interface SearchHit {
+  itemId: string;
+  type: ItemType;
+  status: ItemStatus;
+  title: string;
+  facts: string;
+  rationale: string | null;
+  files: string[];
+  tags: string[];
+  confidence: number;
+  importance: number | null;
+  schemaKey: string;
+  updatedAt: Date;
+  snippet: string;
+}
+
+/** Marks around matched words in snippets. */
+export const HIGHLIGHT = { start: '<mark>', stop: '</mark>' } as const;
+
+/** Full-text search over items (websearch_to_tsquery on the weighted tsvector) and the rows search answers with. */
+@Injectable()
+export class SearchRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  /** Item ids best first by ts_rank_cd, for a web-search-syntax query. */
+  async fullText(projectId: string, query: string, filter: SearchFilter, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ id: string }>`
+      select m.id
+        from memory_items m, websearch_to_tsquery('english', ${query}) q
+       where m.project_id = ${projectId}
+         and m.search_tsv @@ q
+         and m.status = any(${[...filter.statuses]}::text[])
+         ${filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``}
+       order by ts_rank_cd(m.search_tsv, q, 1) desc, m.id
+       limit ${limit}`.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
+  /** The rows of `ids` (in that order), each with a snippet of its facts around the query's words. */
+  async hydrate(projectId: string, ids: string[], query: string): Promise<SearchHit[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await sql<{
+      id: string;
+      type: ItemType;
+      status: ItemStatus;
+      title: string;
+      facts: string;
+      rationale: string | null;
+      files: string[];
+      tags: string[];
+      confidence: number;
+      importance: number | null;
+      schema_key: string;
+      updated_at: Date;
+      snippet: string;
+    }>`
+      select m.id, m.type, m.status, m.title, m.facts, m.rationale, m.files, m.tags, m.confidence, m.importance,
+             m.schema_key, m.updated_at,
+             ts_headline('english', m.facts, websearch_to_tsquery('english', ${query}),
+               ${`StartSel=${HIGHLIGHT.start}, StopSel=${HIGHLIGHT.stop}, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
+        from memory_items m
+       where m.project_id = ${projectId} and m.id = any(${ids}::text[])`.execute(this.db);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r
+        ? [
+            {
+              itemId: r.id,
+              type: r.type,
+              status: r.status,
+              title: r.title,
+              facts: r.facts,
+              rationale: r.rationale,
+              files: r.files,
+              tags: r.tags,
+              confidence: r.confidence,
+              importance: r.importance,
+              schemaKey: r.schema_key,
+              updatedAt: r.updated_at,
+              snippet: r.snippet,
+            },
+          ]
+        : [];
+    });
+  }
+
+  /**
+   * The newest events of the project's most recently active session, newest first: what the
+   * assistant was just doing. (By session, so the read uses the session's own index.)
+   */
+  async recentEvents(
+    projectId: string,
+    limit: number,
+  ): Promise<Array<{ eventId: string; type: string; occurredAt: Date; content: string }>> {
+    const session = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .orderBy('last_event_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!session) return [];
+    const rows = await this.db
+      .selectFrom('raw_events')
+      .select(['event_id', 'type', 'occurred_at', sql<string>`left(content, 1000)`.as('content')])
+      .where('session_id', '=', session.id)
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ eventId: r.event_id, type: r.type, occurredAt: r.occurred_at, content: r.content }));
+  }
+}

@@ -1,0 +1,239 @@
+import { BrainApiModule } from '../../apps/brain-api/src';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { ProjectRepository } from '@memex/db';
+import { storeEvents, rawEvent } from '../support/events';
+import { request, type ErrorBody } from '../support/http';
+import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
+
+const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule], { env: { EMBEDDING_POLL_MS: '200' } });
+
+type Result = {
+  itemId: string;
+  score: number;
+  ranks: { fullText: number | null; vector: number | null };
+  snippet: string;
+  item: { title: string; type: string; status: string };
+};
+type SearchBody = { query: string; mode: string; results: Result[] };
+type Pack = {
+  content: string;
+  components: Array<{ type: string; source: string; content: string; tokens: number; relevanceScore: number }>;
+  tokenCount: number;
+  truncated: boolean;
+  metadata: {
+    query: string;
+    intent: string;
+    itemsConsidered: number;
+    eventsConsidered: number;
+    assemblyTimeMs: number;
+  };
+};
+
+const url = (path: string) => `${ctx.server.url}${path}`;
+const key = () => ctx.project.apiKey;
+
+async function create(body: Record<string, unknown>): Promise<string> {
+  const res = await request<{ itemId: string }>(url('/api/v2/memory-items'), { key: key(), body });
+  expect(res.status).toBe(201);
+  return res.body.itemId;
+}
+
+/** Waits until the embedding worker has caught up with every item change of the project. */
+async function indexed(projectId = ctx.project.projectId): Promise<void> {
+  await waitFor(async () => {
+    const row = await ctx.database.db
+      .selectFrom('projects')
+      .select(['memory_revision', 'embedded_revision'])
+      .where('id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return row.embedded_revision === row.memory_revision;
+  });
+}
+
+async function search(query: string): Promise<SearchBody> {
+  const res = await request<SearchBody>(url(`/api/v2/search?${query}`), { key: key() });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  ids.webhook = await create({
+    type: 'BugFix',
+    title: 'Webhook sender lost events on 502 answers',
+    facts: 'The webhook sender dropped deliveries when the receiver answered 502; it now retries with backoff.',
+    files: ['src/webhooks/sender.ts'],
+  });
+  ids.camel = await create({
+    type: 'ImplementationFact',
+    title: 'Delivery helper',
+    facts: 'Added retryWebhookSender() in src/delivery/retryWebhookSender.ts, called from the outbox loop.',
+  });
+  ids.postgres = await create({
+    type: 'Decision',
+    title: 'PostgreSQL is the source of truth',
+    facts: 'Events are committed to PostgreSQL before any job is enqueued.',
+    rationale: 'Redis may lose data; a reconciler re-enqueues from PostgreSQL.',
+  });
+  ids.archived = await create({
+    type: 'ImplementationFact',
+    title: 'Old webhook queue',
+    facts: 'The webhook queue used to live in Redis lists.',
+  });
+  const res = await request(url(`/api/v2/memory-items/${ids.archived}`), {
+    method: 'PATCH',
+    key: key(),
+    body: { action: 'deprecate', reason: 'replaced' },
+  });
+  expect(res.status).toBe(200);
+  await indexed();
+});
+
+describe('GET /api/v2/search', () => {
+  it('full text ranks by words, with a highlighted snippet', async () => {
+    const body = await search('q=webhook%20retries&mode=fulltext');
+    expect(body.results[0]!.itemId).toBe(ids.webhook);
+    expect(body.results[0]!.ranks).toEqual({ fullText: 1, vector: null });
+    expect(body.results[0]!.snippet).toMatch(/<mark>retries<\/mark>/);
+  });
+
+  it('vectors find what full text cannot: parts of an identifier', async () => {
+    const fullText = await search('q=retry%20webhook%20sender%20delivery%20helper&mode=fulltext');
+    expect(fullText.results.map((r) => r.itemId)).not.toContain(ids.camel);
+    const vector = await search('q=retry%20webhook%20sender%20delivery%20helper&mode=vector');
+    expect(vector.results.map((r) => r.itemId)).toContain(ids.camel);
+  });
+
+  it('hybrid fuses both rankings by reciprocal rank fusion (k = 60)', async () => {
+    const body = await search('q=webhook%20sender%20retries');
+    expect(body.mode).toBe('hybrid');
+    const top = body.results[0]!;
+    expect(top.itemId).toBe(ids.webhook);
+    expect(top.ranks.fullText).toBe(1);
+    expect(top.ranks.vector).toEqual(expect.any(Number));
+    const expected = 1 / (60 + top.ranks.fullText!) + 1 / (60 + top.ranks.vector!);
+    expect(top.score).toBeCloseTo(expected, 5);
+    for (let i = 1; i < body.results.length; i++) {
+      expect(body.results[i]!.score).toBeLessThanOrEqual(body.results[i - 1]!.score);
+    }
+    expect(top.item).toMatchObject({ title: 'Webhook sender lost events on 502 answers', type: 'BugFix' });
+  });
+
+  it('leaves archived items out unless asked for', async () => {
+    const live = await search('q=webhook%20queue%20redis');
+    expect(live.results.map((r) => r.itemId)).not.toContain(ids.archived);
+    const all = await search('q=webhook%20queue%20redis&includeArchived=true');
+    expect(all.results.map((r) => r.itemId)).toContain(ids.archived);
+    const vector = await search('q=webhook%20queue%20redis&mode=vector');
+    expect(vector.results.map((r) => r.itemId)).not.toContain(ids.archived);
+  });
+
+  it('filters by type and status', async () => {
+    const decisions = await search('q=postgresql&type=Decision');
+    expect(decisions.results.map((r) => r.itemId)).toEqual([ids.postgres]);
+    const archived = await search('q=webhook&status=archived&includeArchived=true');
+    expect(archived.results.map((r) => r.itemId)).toEqual([ids.archived]);
+  });
+
+  it('re-embeds an item when its text changes', async () => {
+    const id = await create({ type: 'Convention', title: 'Naming', facts: 'Use kebab-case file names.' });
+    await indexed();
+    expect((await search('q=zeppelin%20hangar&mode=vector')).results[0]?.itemId).not.toBe(id);
+    const edit = await request(url(`/api/v2/memory-items/${id}`), {
+      method: 'PATCH',
+      key: key(),
+      body: { facts: 'Zeppelin hangar files use kebab-case names.' },
+    });
+    expect(edit.status).toBe(200);
+    await indexed();
+    expect((await search('q=zeppelin%20hangar&mode=vector')).results[0]?.itemId).toBe(id);
+  });
+
+  it("never shows another project's items", async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('other');
+    const res = await request<SearchBody>(url('/api/v2/search?q=webhook'), { key: other.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([]);
+  });
+
+  it('takes any web-search syntax without failing', async () => {
+    for (const q of ['"unclosed phrase', '-', 'OR OR', '!!!', 'a & b | c', "' or 1=1 --", 'webhook -redis']) {
+      const res = await request<SearchBody>(url(`/api/v2/search?q=${encodeURIComponent(q)}`), { key: key() });
+      expect({ q, status: res.status }).toEqual({ q, status: 200 });
+    }
+  });
+
+  it.each([
+    ['no q', ''],
+    ['an empty q', 'q='],
+    ['limit 0', 'q=x&limit=0'],
+    ['limit 51', 'q=x&limit=51'],
+    ['an unknown mode', 'q=x&mode=magic'],
+    ['an unknown type', 'q=x&type=Opinion'],
+    ['includeArchived=yes', 'q=x&includeArchived=yes'],
+    ['status=archived without includeArchived', 'q=x&status=archived'],
+    ['an unknown parameter', 'q=x&extra=1'],
+    ['a 501-character q', `q=${'x'.repeat(501)}`],
+    ['a NUL in q', 'q=%00'],
+  ])('answers %s with a 400', async (_name, query) => {
+    const res = await request<ErrorBody>(url(`/api/v2/search?${query}`), { key: key() });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('needs a project key', async () => {
+    expect((await request(url('/api/v2/search?q=x'))).status).toBe(401);
+  });
+});
+
+describe('POST /api/v2/context-pack', () => {
+  beforeAll(async () => {
+    await storeEvents(ctx.server.app, ctx.project.projectId, 'pack-session', [
+      rawEvent('prompt', 'The webhook sender fails again on 502'),
+    ]);
+  });
+
+  it('fits the budget, puts bug fixes first for a fix, and adds recent events', async () => {
+    const res = await request<Pack>(url('/api/v2/context-pack'), {
+      key: key(),
+      body: { query: 'fix the webhook sender error on 502', maxTokens: 400 },
+    });
+    expect(res.status).toBe(200);
+    const pack = res.body;
+    expect(pack.tokenCount).toBeLessThanOrEqual(400);
+    expect(pack.tokenCount).toBe(Math.ceil(pack.content.length / 4));
+    expect(pack.metadata).toMatchObject({ query: 'fix the webhook sender error on 502', intent: 'fix' });
+    const semantic = pack.components.filter((c) => c.type === 'semantic');
+    expect(semantic[0]!.source).toBe(ids.webhook);
+    const recent = pack.components.filter((c) => c.type === 'recent');
+    expect(recent).toHaveLength(1);
+    expect(recent[0]!.content).toContain('The webhook sender fails again on 502');
+    for (const c of pack.components) expect(pack.content).toContain(c.content);
+  });
+
+  it('stays within a tiny budget and says what it left out', async () => {
+    const res = await request<Pack>(url('/api/v2/context-pack'), {
+      key: key(),
+      body: { query: 'webhook', maxTokens: 50, filters: { includeRecent: false } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.tokenCount).toBeLessThanOrEqual(50);
+    expect(res.body.truncated).toBe(true);
+    expect(res.body.components.every((c) => c.type === 'semantic')).toBe(true);
+  });
+
+  it.each([
+    [{}, 400],
+    [{ query: 'x' }, 400],
+    [{ query: '', maxTokens: 500 }, 400],
+    [{ query: 'x', maxTokens: 10 }, 400],
+    [{ query: 'x', maxTokens: 500, filters: { types: ['Opinion'] } }, 400],
+    [{ query: 'x', maxTokens: 500, extra: true }, 400],
+  ])('%o → %i', async (body, status) => {
+    const res = await request<ErrorBody>(url('/api/v2/context-pack'), { key: key(), body });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+  });
+});
