@@ -498,7 +498,7 @@ describe('queue board', () => {
     const api = await fetch(url('/admin/queues/api/queues'), { headers: { authorization: basic } });
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
-    expect(queues.map((q) => q.name).sort()).toEqual(['enrichment', 'hygiene']);
+    expect(queues.map((q) => q.name).sort()).toEqual(['embedding', 'enrichment', 'hygiene']);
   });
 });
 

@@ -140,7 +140,16 @@ describe('GET /api/v2/search', () => {
   it('re-embeds an item when its text changes', async () => {
     const id = await create({ type: 'Convention', title: 'Naming', facts: 'Use kebab-case file names.' });
     await indexed();
-    expect((await search('q=zeppelin%20hangar&mode=vector')).results[0]?.itemId).not.toBe(id);
+    const stored = () =>
+      ctx.database.db
+        .selectFrom('item_embeddings')
+        .innerJoin('memory_items', 'memory_items.id', 'item_embeddings.item_id')
+        .select(['item_embeddings.vector', 'item_embeddings.text_hash', 'memory_items.embed_hash'])
+        .where('item_id', '=', id)
+        .executeTakeFirstOrThrow();
+    const before = await stored();
+    expect(before.text_hash).toBe(before.embed_hash);
+    expect((await search('q=zeppelin%20hangar&mode=vector')).results.map((r) => r.itemId)).not.toContain(id);
     const edit = await request(url(`/api/v2/memory-items/${id}`), {
       method: 'PATCH',
       key: key(),
@@ -148,6 +157,10 @@ describe('GET /api/v2/search', () => {
     });
     expect(edit.status).toBe(200);
     await indexed();
+    const after = await stored();
+    expect(after.text_hash).toBe(after.embed_hash);
+    expect(after.text_hash).not.toBe(before.text_hash);
+    expect(Buffer.compare(after.vector!, before.vector!)).not.toBe(0);
     expect((await search('q=zeppelin%20hangar&mode=vector')).results[0]?.itemId).toBe(id);
   });
 

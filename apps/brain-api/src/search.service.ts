@@ -18,6 +18,11 @@ const RRF_K = 60;
 /** Items a context pack chooses from. */
 const PACK_CANDIDATES = 30;
 const RECENT_EVENTS = 20;
+/**
+ * Below this cosine a vector hit is noise (hashed features collide a little), and would still
+ * earn a rank in the fusion: it is dropped.
+ */
+const MIN_VECTOR_SCORE = 0.05;
 
 /** What search shows by default: superseded and archived items only when asked for. */
 const LIVE: readonly ItemStatus[] = ['active', 'stale', 'review'];
@@ -153,6 +158,6 @@ export class SearchService {
   ): Promise<string[]> {
     const [vector] = await this.embedder.embed([query]);
     const hits = await this.store.search(projectId, vector!, { limit: DEPTH, statuses, types });
-    return hits.map((h) => h.itemId);
+    return hits.filter((h) => h.score >= MIN_VECTOR_SCORE).map((h) => h.itemId);
   }
 }
