@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   url: string;
   poolSize?: number;
   applicationName?: string;
+  /** An idle connection broke (a server restart, a terminated backend). */
+  onIdleError?: (error: Error) => void;
 }
 
 export function createPool(options: DatabaseOptions): Pool {
@@ -28,7 +30,11 @@ export function createPool(options: DatabaseOptions): Pool {
     idleTimeoutMillis: 30_000,
     types: { getTypeParser: typeParser as never },
   };
-  return new Pool(config);
+  const pool = new Pool(config);
+  // The pool drops the broken client and the next query opens a new one; unheard, the
+  // event would end the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
 }
 
 export function createDatabase(options: DatabaseOptions): Kysely<DB> {

@@ -23,6 +23,11 @@ describe('localEmbedding', () => {
     );
   });
 
+  it('never cancels a text with words out to the zero vector, even in few dimensions', () => {
+    // Found by the property above: its signed features summed to exactly zero in 2 dimensions.
+    expect(norm(localEmbedding('Axca,prop', 2))).toBeCloseTo(1, 5);
+  });
+
   it('gives the zero vector, not NaN, for a text without words', () => {
     for (const text of ['', '   ', '!?-_ …']) {
       const v = localEmbedding(text, 64);

@@ -124,19 +124,26 @@ export function localEmbedding(text: string, dimensions: number): Float32Array {
   for (const compound of compounds) count(unigrams, hashString(compound, UNIGRAM_SEED));
 
   const vector = new Float32Array(dimensions);
-  const add = (counts: Map<number, number>, weight: number) => {
-    for (const [hash, tf] of counts) {
-      // The slot comes from the hash's value, the sign from its top bit, mixed once more.
-      const sign = mix(hash ^ 0x5bd1e995) & 1 ? 1 : -1;
-      vector[hash % dimensions]! += sign * weight * (1 + Math.log(tf));
-    }
+  const fill = (signed: boolean) => {
+    vector.fill(0);
+    const add = (counts: Map<number, number>, weight: number) => {
+      for (const [hash, tf] of counts) {
+        // The slot comes from the hash's value, the sign from its top bit, mixed once more.
+        const sign = !signed || mix(hash ^ 0x5bd1e995) & 1 ? 1 : -1;
+        vector[hash % dimensions]! += sign * weight * (1 + Math.log(tf));
+      }
+    };
+    add(unigrams, UNIGRAM);
+    add(bigrams, BIGRAM);
+    add(trigrams, TRIGRAM);
+    let squares = 0;
+    for (let i = 0; i < dimensions; i++) squares += vector[i]! * vector[i]!;
+    return squares;
   };
-  add(unigrams, UNIGRAM);
-  add(bigrams, BIGRAM);
-  add(trigrams, TRIGRAM);
-
-  let squares = 0;
-  for (let i = 0; i < dimensions; i++) squares += vector[i]! * vector[i]!;
+  let squares = fill(true);
+  // Signed features can cancel out (a short text in few dimensions): a text with words must
+  // never look empty, so it is hashed again without signs.
+  if (squares < 1e-9 && unigrams.size > 0) squares = fill(false);
   if (squares === 0) return vector;
   const scale = 1 / Math.sqrt(squares);
   for (let i = 0; i < dimensions; i++) vector[i]! *= scale;

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
@@ -39,8 +39,16 @@ const REPOSITORIES = [
     {
       provide: PG_POOL,
       inject: [CONFIG],
-      useFactory: (config: Config) =>
-        createPool({ url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, applicationName: 'memex' }),
+      useFactory: (config: Config) => {
+        const logger = new Logger('Database');
+        return createPool({
+          url: config.DATABASE_URL,
+          poolSize: config.DB_POOL_SIZE,
+          applicationName: 'memex',
+          onIdleError: (error) =>
+            logger.warn({ err: error.message }, 'an idle database connection broke; it is replaced'),
+        });
+      },
     },
     {
       provide: KYSELY,
