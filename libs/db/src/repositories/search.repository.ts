@@ -50,50 +50,15 @@ export class SearchRepository {
   /** The rows of `ids` (in that order), each with a snippet of its facts around the query's words. */
   async hydrate(projectId: string, ids: string[], query: string): Promise<SearchHit[]> {
     if (ids.length === 0) return [];
-    const { rows } = await sql<{
-      id: string;
-      type: ItemType;
-      status: ItemStatus;
-      title: string;
-      facts: string;
-      rationale: string | null;
-      files: string[];
-      tags: string[];
-      confidence: number;
-      importance: number | null;
-      schema_key: string;
-      updated_at: Date;
-      snippet: string;
-    }>`
-      select m.id, m.type, m.status, m.title, m.facts, m.rationale, m.files, m.tags, m.confidence, m.importance,
-             m.schema_key, m.updated_at,
+    const { rows } = await sql<SearchHit>`
+      select m.id as "itemId", m.type, m.status, m.title, m.facts, m.rationale, m.files, m.tags, m.confidence,
+             m.importance, m.schema_key as "schemaKey", m.updated_at as "updatedAt",
              ts_headline('english', m.facts, websearch_to_tsquery('english', ${query}),
                ${`StartSel=${HIGHLIGHT.start}, StopSel=${HIGHLIGHT.stop}, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
         from memory_items m
        where m.project_id = ${projectId} and m.id = any(${ids}::text[])`.execute(this.db);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => {
-      const r = byId.get(id);
-      return r
-        ? [
-            {
-              itemId: r.id,
-              type: r.type,
-              status: r.status,
-              title: r.title,
-              facts: r.facts,
-              rationale: r.rationale,
-              files: r.files,
-              tags: r.tags,
-              confidence: r.confidence,
-              importance: r.importance,
-              schemaKey: r.schema_key,
-              updatedAt: r.updated_at,
-              snippet: r.snippet,
-            },
-          ]
-        : [];
-    });
+    const byId = new Map(rows.map((r) => [r.itemId, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /**
