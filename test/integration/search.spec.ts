@@ -1,6 +1,7 @@
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { ProjectRepository } from '@memex/db';
+import { EmbeddingRepository, ProjectRepository } from '@memex/db';
+import { EMBEDDER } from '@memex/retrieval';
 import { storeEvents, rawEvent } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
@@ -164,6 +165,40 @@ describe('GET /api/v2/search', () => {
     expect((await search('q=zeppelin%20hangar&mode=vector')).results[0]?.itemId).toBe(id);
   });
 
+  it('never shows an item archived a moment ago, before the vector store hears of it', async () => {
+    const id = await create({ type: 'Todo', title: 'Quokka import', facts: 'Import the quokka census files.' });
+    await indexed();
+    expect((await search('q=quokka%20census&mode=vector')).results[0]?.itemId).toBe(id);
+    const archived = await request(url(`/api/v2/memory-items/${id}`), {
+      method: 'PATCH',
+      key: key(),
+      body: { action: 'deprecate', reason: 'done elsewhere' },
+    });
+    expect(archived.status).toBe(200);
+    // No wait for the embedding worker: the rows are filtered again when read.
+    for (const mode of ['vector', 'hybrid']) {
+      expect((await search(`q=quokka%20census&mode=${mode}`)).results.map((r) => r.itemId)).not.toContain(id);
+    }
+  });
+
+  it('re-embeds items made with another model once the worker starts with a new one', async () => {
+    const model = ctx.server.app.get<{ model: string }>(EMBEDDER).model;
+    await ctx.database.db
+      .updateTable('item_embeddings')
+      .set({ model: 'an-older-model/256' })
+      .where('item_id', '=', ids.postgres!)
+      .execute();
+    const repository = ctx.server.app.get(EmbeddingRepository);
+    expect(await repository.invalidateStale(model, true)).toBe(1);
+    await indexed();
+    const row = await ctx.database.db
+      .selectFrom('item_embeddings')
+      .select('model')
+      .where('item_id', '=', ids.postgres!)
+      .executeTakeFirstOrThrow();
+    expect(row.model).toBe(model);
+  });
+
   it("never shows another project's items", async () => {
     const other = await ctx.server.app.get(ProjectRepository).createWithKey('other');
     const res = await request<SearchBody>(url('/api/v2/search?q=webhook'), { key: other.apiKey });
@@ -190,6 +225,8 @@ describe('GET /api/v2/search', () => {
     ['an unknown parameter', 'q=x&extra=1'],
     ['a 501-character q', `q=${'x'.repeat(501)}`],
     ['a NUL in q', 'q=%00'],
+    ['33 words', `q=${encodeURIComponent(Array.from({ length: 33 }, () => 'retry').join(' '))}`],
+    ['a hyphenated run of 33 parts', `q=${Array.from({ length: 33 }, () => 'ab').join('-')}`],
   ])('answers %s with a 400', async (_name, query) => {
     const res = await request<ErrorBody>(url(`/api/v2/search?${query}`), { key: key() });
     expect(res.status).toBe(400);
@@ -224,6 +261,13 @@ describe('POST /api/v2/context-pack', () => {
     expect(recent).toHaveLength(1);
     expect(recent[0]!.content).toContain('The webhook sender fails again on 502');
     for (const c of pack.components) expect(pack.content).toContain(c.content);
+  });
+
+  it('takes a long prompt, retrieving by its first words', async () => {
+    const query = `fix the webhook sender ${'and then some more words '.repeat(60)}`;
+    const res = await request<Pack>(url('/api/v2/context-pack'), { key: key(), body: { query, maxTokens: 300 } });
+    expect(res.status).toBe(200);
+    expect(res.body.components.find((c) => c.type === 'semantic')?.source).toBe(ids.webhook);
   });
 
   it('stays within a tiny budget and says what it left out', async () => {

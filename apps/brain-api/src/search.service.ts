@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SearchRepository, type SearchHit } from '@memex/db';
 import {
   DomainError,
   ITEM_STATUSES,
+  MAX_QUERY_WORDS,
+  queryWords,
   type ContextPackBody,
   type ItemStatus,
   type ItemType,
@@ -48,6 +50,8 @@ export interface RankedHit {
 /** Hybrid retrieval: full text and vectors ranked apart, fused by reciprocal rank fusion (k = 60). */
 @Injectable()
 export class SearchService {
+  private readonly logger = new Logger(SearchService.name);
+
   constructor(
     private readonly search: SearchRepository,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
@@ -87,8 +91,10 @@ export class SearchService {
     const started = performance.now();
     const { filters } = body;
     const statuses = filters.includeArchived ? ITEM_STATUSES : LIVE;
+    // A prompt may be long; its first words are what retrieval uses (see MAX_QUERY_WORDS).
+    const words = queryWords(body.query).slice(0, MAX_QUERY_WORDS).join(' ');
     const [ranked, recent] = await Promise.all([
-      this.ranked(projectId, body.query, 'hybrid', statuses, filters.types, PACK_CANDIDATES),
+      words ? this.ranked(projectId, words, 'hybrid', statuses, filters.types, PACK_CANDIDATES) : Promise.resolve([]),
       filters.includeRecent === false ? Promise.resolve([]) : this.search.recentEvents(projectId, RECENT_EVENTS),
     ]);
     const pack = assembleContextPack({
@@ -136,10 +142,12 @@ export class SearchService {
       mode === 'fulltext' ? Promise.resolve([]) : this.vectorRanks(projectId, query, statuses, types),
     ]);
     const fused = reciprocalRankFusion({ fullText, vector }, RRF_K).slice(0, limit);
+    // The vector store's statuses lag the items by a sync: the rows are filtered again here.
     const hits = await this.search.hydrate(
       projectId,
       fused.map((f) => f.id),
       query,
+      filter,
     );
     const byId = new Map(hits.map((h) => [h.itemId, h]));
     return fused.flatMap((f) => {
@@ -156,8 +164,14 @@ export class SearchService {
     statuses: readonly ItemStatus[],
     types: readonly ItemType[] | undefined,
   ): Promise<string[]> {
-    const [vector] = await this.embedder.embed([query]);
-    const hits = await this.store.search(projectId, vector!, { limit: DEPTH, statuses, types });
-    return hits.filter((h) => h.score >= MIN_VECTOR_SCORE).map((h) => h.itemId);
+    try {
+      const [vector] = await this.embedder.embed([query]);
+      const hits = await this.store.search(projectId, vector!, { limit: DEPTH, statuses, types });
+      return hits.filter((h) => h.score >= MIN_VECTOR_SCORE).map((h) => h.itemId);
+    } catch (error) {
+      // An embedding endpoint or vector store that is down leaves full text to answer alone.
+      this.logger.warn({ err: (error as Error).message }, 'vector search failed; answering from full text only');
+      return [];
+    }
   }
 }

@@ -4,12 +4,22 @@ import { storable } from './storable';
 
 const booleanParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+/** Words a search query may hold: highlighting costs grow with them, and past this a query is a document. */
+export const MAX_QUERY_WORDS = 32;
+
+/** The query's words (runs of letters and digits), as full text and highlighting count them. */
+export function queryWords(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
 export const SEARCH_MODES = ['hybrid', 'fulltext', 'vector'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const searchQuerySchema = z.strictObject({
   /** Web-search syntax for full text: words, "quoted phrases", OR, -excluded. */
-  q: storable(z.string().trim().min(1).max(500)),
+  q: storable(z.string().trim().min(1).max(500)).refine((q) => queryWords(q).length <= MAX_QUERY_WORDS, {
+    message: `at most ${MAX_QUERY_WORDS} words`,
+  }),
   limit: z.coerce.number().int().min(1).max(50).default(10),
   type: z.enum(ITEM_TYPES).optional(),
   status: z.enum(ITEM_STATUSES).optional(),

@@ -12,6 +12,8 @@ class ProjectVectors {
   readonly rows = new Map<string, number>();
   generation = 0;
   lastUsed = Date.now();
+  /** One refresh at a time: two finishing out of order would put an older row over a newer one. */
+  refreshing: Promise<void> | undefined;
 
   constructor(readonly dimensions: number) {
     this.matrix = new Float32Array(dimensions * 1024);
@@ -50,7 +52,11 @@ export class PostgresVectorStore implements VectorStore {
   private readonly projects = new Map<string, ProjectVectors>();
   private dimensions = 0;
 
-  constructor(private readonly embeddings: EmbeddingRepository) {}
+  constructor(
+    private readonly embeddings: EmbeddingRepository,
+    /** Only vectors of the query's model are comparable with it. */
+    private readonly model: string,
+  ) {}
 
   ensureReady(dimensions: number): Promise<void> {
     this.dimensions = dimensions;
@@ -92,12 +98,20 @@ export class PostgresVectorStore implements VectorStore {
       this.evict();
     }
     project.lastUsed = Date.now();
-    const fresh = await this.embeddings.vectorsSince(projectId, project.generation);
-    for (const v of fresh) {
-      project.put(v.itemId, v.status, v.type, v.vector);
-      if (v.generation > project.generation) project.generation = v.generation;
-    }
-    return project;
+    const target = project;
+    target.refreshing ??= this.embeddings
+      .vectorsSince(projectId, target.generation, this.model)
+      .then((fresh) => {
+        for (const v of fresh) {
+          target.put(v.itemId, v.status, v.type, v.vector);
+          if (v.generation > target.generation) target.generation = v.generation;
+        }
+      })
+      .finally(() => {
+        target.refreshing = undefined;
+      });
+    await target.refreshing;
+    return target;
   }
 
   private evict(): void {

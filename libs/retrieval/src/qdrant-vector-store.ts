@@ -40,9 +40,15 @@ export class QdrantVectorStore implements VectorStore {
           `Qdrant collection ${this.collection} holds ${vectors.size}-dimensional vectors; EMBEDDING_DIMENSIONS is ${dimensions}`,
         );
       }
-      return;
+    } else {
+      try {
+        await this.client.createCollection(this.collection, { vectors: { size: dimensions, distance: 'Cosine' } });
+      } catch (error) {
+        // Another process (brain-api and the worker start together) made it first.
+        if (!(await this.client.collectionExists(this.collection)).exists) throw error;
+      }
     }
-    await this.client.createCollection(this.collection, { vectors: { size: dimensions, distance: 'Cosine' } });
+    // Idempotent, so every start makes sure of them, whoever created the collection.
     for (const field of ['projectId', 'status', 'type']) {
       await this.client.createPayloadIndex(this.collection, { field_name: field, field_schema: 'keyword', wait: true });
     }

@@ -22,9 +22,11 @@ import { QdrantVectorStore } from './qdrant-vector-store';
     },
     {
       provide: VECTOR_STORE,
-      inject: [CONFIG, EmbeddingRepository],
-      useFactory: (config: Config, embeddings: EmbeddingRepository): VectorStore =>
-        config.VECTOR_STORE === 'qdrant' ? new QdrantVectorStore(config) : new PostgresVectorStore(embeddings),
+      inject: [CONFIG, EmbeddingRepository, EMBEDDER],
+      useFactory: (config: Config, embeddings: EmbeddingRepository, embedder: Embedder): VectorStore =>
+        config.VECTOR_STORE === 'qdrant'
+          ? new QdrantVectorStore(config)
+          : new PostgresVectorStore(embeddings, embedder.model),
     },
   ],
   exports: [EMBEDDER, VECTOR_STORE],

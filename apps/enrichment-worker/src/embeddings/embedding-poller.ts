@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { EmbeddingRepository } from '@memex/db';
 import { JOBS, QUEUES } from '@memex/queue';
+import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
 import { CONFIG } from '@memex/server';
 
 const PAGE = 500;
@@ -22,11 +23,20 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
 
   constructor(
     private readonly embeddings: EmbeddingRepository,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(VECTOR_STORE) private readonly store: VectorStore,
     @InjectQueue(QUEUES.embedding) private readonly queue: Queue,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    const invalidated = await this.embeddings.invalidateStale(this.embedder.model, this.store.name === 'postgres');
+    if (invalidated > 0) {
+      this.logger.log(
+        { projects: invalidated, model: this.embedder.model },
+        're-embedding projects for a new model or store',
+      );
+    }
     this.timer = setInterval(() => {
       this.runOnce().catch((error: unknown) =>
         this.logger.warn({ err: (error as Error).message }, 'embedding poll failed; trying again next interval'),

@@ -28,7 +28,13 @@ export class EmbeddingSyncService {
     const report: SyncReport = { embedded: 0, payloadOnly: 0 };
     let after: string | null = null;
     for (;;) {
-      const batch = await this.embeddings.pending(projectId, this.embedder.model, after, BATCH);
+      const batch = await this.embeddings.pending(
+        projectId,
+        this.embedder.model,
+        after,
+        BATCH,
+        this.store.name === 'postgres',
+      );
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.itemId;
       const toEmbed = batch.filter((p) => p.text !== null);

@@ -70,7 +70,14 @@ export class EmbeddingRepository {
   }
 
   /** The next items (by id, after `after`) whose record is missing, stale, of another model, or behind their status or type. */
-  async pending(projectId: string, model: string, after: string | null, limit: number): Promise<PendingEmbedding[]> {
+  async pending(
+    projectId: string,
+    model: string,
+    after: string | null,
+    limit: number,
+    /** The postgres store keeps vectors in the record: one without (made for Qdrant) is re-embedded. */
+    needVector: boolean,
+  ): Promise<PendingEmbedding[]> {
     const { rows } = await sql<{
       id: string;
       type: ItemType;
@@ -80,8 +87,10 @@ export class EmbeddingRepository {
       text: string | null;
     }>`
       select m.id, m.type, m.status, m.embed_hash as hash,
-             (e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}) as needs_text,
+             (e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
+              or (${needVector} and e.vector is null)) as needs_text,
              case when e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
+                       or (${needVector} and e.vector is null)
                   then concat_ws(E'\\n', m.title, m.facts, m.rationale, array_to_string(m.tags, ' '),
                                  array_to_string(m.files, ' '))
              end as text
@@ -90,7 +99,7 @@ export class EmbeddingRepository {
        where m.project_id = ${projectId}
          and m.id > ${after ?? ''}
          and (e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
-              or e.status <> m.status or e.type <> m.type)
+              or (${needVector} and e.vector is null) or e.status <> m.status or e.type <> m.type)
        order by m.id
        limit ${limit}`.execute(this.db);
     return rows.map((r) => ({ itemId: r.id, type: r.type, status: r.status, hash: r.hash, text: r.text }));
@@ -148,12 +157,28 @@ export class EmbeddingRepository {
       .execute();
   }
 
-  /** The postgres store's vectors of a project written after `generation`. */
-  async vectorsSince(projectId: string, generation: number): Promise<StoredVector[]> {
+  /**
+   * Projects holding records of another model (or, for the postgres store, without vectors)
+   * are marked lagging, so a changed EMBEDDING_MODEL, EMBEDDING_DIMENSIONS or VECTOR_STORE
+   * re-embeds them without waiting for their items to change.
+   */
+  async invalidateStale(model: string, needVector: boolean): Promise<number> {
+    const result = await sql`
+      update projects p set embedded_revision = -1
+       where exists (select 1 from item_embeddings e
+                      where e.project_id = p.id and (e.model <> ${model} or (${needVector} and e.vector is null)))`.execute(
+      this.db,
+    );
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** The postgres store's vectors of a project, of `model`, written after `generation`. */
+  async vectorsSince(projectId: string, generation: number, model: string): Promise<StoredVector[]> {
     const rows = await this.db
       .selectFrom('item_embeddings')
       .select(['item_id', 'status', 'type', 'vector', 'generation'])
       .where('project_id', '=', projectId)
+      .where('model', '=', model)
       .where('generation', '>', generation)
       .where('vector', 'is not', null)
       .execute();

@@ -25,6 +25,9 @@ export interface SearchHit {
   snippet: string;
 }
 
+/** How much of the facts a snippet is cut from: highlighting cost grows with the text. */
+const HEADLINE_CHARS = 2000;
+
 /** Marks around matched words in snippets. */
 export const HIGHLIGHT = { start: '<mark>', stop: '</mark>' } as const;
 
@@ -48,15 +51,17 @@ export class SearchRepository {
   }
 
   /** The rows of `ids` (in that order), each with a snippet of its facts around the query's words. */
-  async hydrate(projectId: string, ids: string[], query: string): Promise<SearchHit[]> {
+  async hydrate(projectId: string, ids: string[], query: string, filter: SearchFilter): Promise<SearchHit[]> {
     if (ids.length === 0) return [];
     const { rows } = await sql<SearchHit>`
       select m.id as "itemId", m.type, m.status, m.title, m.facts, m.rationale, m.files, m.tags, m.confidence,
              m.importance, m.schema_key as "schemaKey", m.updated_at as "updatedAt",
-             ts_headline('english', m.facts, websearch_to_tsquery('english', ${query}),
+             ts_headline('english', left(m.facts, ${HEADLINE_CHARS}), websearch_to_tsquery('english', ${query}),
                ${`StartSel=${HIGHLIGHT.start}, StopSel=${HIGHLIGHT.stop}, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
         from memory_items m
-       where m.project_id = ${projectId} and m.id = any(${ids}::text[])`.execute(this.db);
+       where m.project_id = ${projectId} and m.id = any(${ids}::text[])
+         and m.status = any(${[...filter.statuses]}::text[])
+         ${filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``}`.execute(this.db);
     const byId = new Map(rows.map((r) => [r.itemId, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
