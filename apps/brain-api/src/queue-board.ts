@@ -10,17 +10,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { secretsEqual } from '@memex/domain';
 import { QUEUES } from '@memex/queue';
-import { CONFIG } from '@memex/server';
+import { CONFIG, bearerToken } from '@memex/server';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
 /** The admin token from `Authorization: Bearer <token>`, or as the password of Basic auth (so a browser can log in). */
 function presentedToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (bearer) return bearer[1];
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  const bearer = bearerToken(request);
+  if (bearer) return bearer;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(String(request.headers.authorization ?? ''));
   if (!basic) return undefined;
   const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
   return decoded.slice(decoded.indexOf(':') + 1);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Config } from '@memex/config';
 import { SessionRepository } from '@memex/db';
-import { CONFIG } from '@memex/server';
+import { CONFIG, IntervalTask } from '@memex/server';
 import { EnrichmentEnqueuer } from './enrichment-enqueuer';
 import { IngestMetrics } from './ingest.metrics';
 
@@ -15,8 +15,11 @@ const PAGE = 500;
 @Injectable()
 export class EnqueueReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(EnqueueReconciler.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly task = new IntervalTask(
+    (now?: Date) => this.pass(now ?? new Date()),
+    this.logger,
+    'reconciler pass failed; trying again next interval',
+  );
 
   constructor(
     private readonly sessions: SessionRepository,
@@ -26,25 +29,16 @@ export class EnqueueReconciler implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) =>
-        this.logger.warn({ err: (error as Error).message }, 'reconciler pass failed; trying again next interval'),
-      );
-    }, this.config.RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start(this.config.RECONCILE_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One pass; passes never overlap. Returns how many sessions were enqueued. */
   runOnce(now = new Date()): Promise<number> {
-    this.running ??= this.pass(now).finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.task.runOnce(now);
   }
 
   private async pass(now: Date): Promise<number> {

@@ -1,15 +1,11 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { ulidToUUID } from 'ulidx';
 import type { Config } from '@memex/config';
 import type { VectorFilter, VectorPoint, VectorStore } from './ports';
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
 /** Qdrant point ids are UUIDs or integers; a ULID is 128 bits, so it maps onto a UUID one to one. */
 export function ulidToUuid(ulid: string): string {
-  let value = 0n;
-  for (const char of ulid.toUpperCase()) value = value * 32n + BigInt(CROCKFORD.indexOf(char));
-  const hex = value.toString(16).padStart(32, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return ulidToUUID(ulid).toLowerCase();
 }
 
 /**

@@ -10,7 +10,8 @@ interface AuthenticatedRequest extends FastifyRequest {
   projectId?: string;
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/** The token of `Authorization: Bearer <token>`, if the request carries one. */
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -5,6 +5,7 @@ export * from './database.module';
 export * from './deadline';
 export * from './exception.filter';
 export * from './health';
+export * from './interval-task';
 export * from './metrics';
 export * from './platform.module';
 export * from './preflight';

@@ -5,7 +5,7 @@ import type { Config } from '@memex/config';
 import { EmbeddingRepository } from '@memex/db';
 import { JOBS, QUEUES } from '@memex/queue';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
-import { CONFIG } from '@memex/server';
+import { CONFIG, IntervalTask } from '@memex/server';
 
 const PAGE = 500;
 
@@ -18,8 +18,11 @@ const PAGE = 500;
 @Injectable()
 export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(EmbeddingPoller.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly task = new IntervalTask(
+    () => this.poll(),
+    this.logger,
+    'embedding poll failed; trying again next interval',
+  );
 
   constructor(
     private readonly embeddings: EmbeddingRepository,
@@ -37,25 +40,16 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
         're-embedding projects for a new model or store',
       );
     }
-    this.timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) =>
-        this.logger.warn({ err: (error as Error).message }, 'embedding poll failed; trying again next interval'),
-      );
-    }, this.config.EMBEDDING_POLL_MS);
-    this.timer.unref();
+    this.task.start(this.config.EMBEDDING_POLL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One poll; polls never overlap. Returns how many projects were lagging. */
   runOnce(): Promise<number> {
-    this.running ??= this.poll().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.task.runOnce();
   }
 
   private async poll(): Promise<number> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EmbeddingRepository, type EmbeddingRecord } from '@memex/db';
+import { EmbeddingRepository, MemoryItemAdminRepository, type EmbeddingRecord } from '@memex/db';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
 
 /** Items embedded per model call and recorded per transaction. */
@@ -14,6 +14,7 @@ export interface SyncReport {
 export class EmbeddingSyncService {
   constructor(
     private readonly embeddings: EmbeddingRepository,
+    private readonly items: MemoryItemAdminRepository,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
   ) {}
@@ -24,7 +25,7 @@ export class EmbeddingSyncService {
    * project lagging and brings the poller back).
    */
   async sync(projectId: string): Promise<SyncReport> {
-    const revision = await this.embeddings.revision(projectId);
+    const revision = await this.items.revision(projectId);
     const report: SyncReport = { embedded: 0, payloadOnly: 0 };
     let after: string | null = null;
     for (;;) {

@@ -60,15 +60,6 @@ export class EmbeddingRepository {
     return rows.map((r) => ({ projectId: r.id, revision: r.memory_revision }));
   }
 
-  async revision(projectId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('projects')
-      .select('memory_revision')
-      .where('id', '=', projectId)
-      .executeTakeFirst();
-    return row?.memory_revision ?? 0;
-  }
-
   /** The next items (by id, after `after`) whose record is missing, stale, of another model, or behind their status or type. */
   async pending(
     projectId: string,

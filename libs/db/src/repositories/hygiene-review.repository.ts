@@ -5,6 +5,7 @@ import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable }
 import { KYSELY } from '../tokens';
 import { bumpRevision } from './revision';
 import { recordHistory } from './item-history';
+import { lockItemRows } from './item-rows';
 
 export type HygieneChangeRow = Selectable<HygieneChangesTable> & { title: string };
 export type HygieneProposalRow = Selectable<HygieneProposalsTable>;
@@ -247,14 +248,7 @@ export class HygieneReviewRepository {
 
   private async lockItems(trx: Transaction<DB>, projectId: string, ids: string[]): Promise<ItemRow[]> {
     await this.lockProject(trx, projectId);
-    return trx
-      .selectFrom('memory_items')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', 'in', ids)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    return lockItemRows(trx, projectId, ids);
   }
 
   /** One operator change of one item: the row, its history entry and its change record (the return). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode, type ItemStatus, type ItemType } from '@memex/domain';
+import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode } from '@memex/domain';
 import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY, PG_POOL } from '../tokens';
@@ -9,16 +9,19 @@ import { bumpRevision } from './revision';
 
 export type HygieneRunRow = Selectable<HygieneRunsTable>;
 
+/** Each column named as HygieneItem names it, so rows are items as read. */
 const ITEMS_SQL = `
-  select id, type, status, title, left(facts, ${FACTS_SAMPLE}), length(facts), length(rationale), length(impact),
-         cardinality(files), cardinality(tags), confidence, importance, dedup_hint, superseded_by,
-         jsonb_array_length(evidence_spans),
-         (extract(epoch from created_at) * 1000)::float8,
-         (extract(epoch from updated_at) * 1000)::float8,
-         (extract(epoch from last_reinforced_at) * 1000)::float8,
-         (extract(epoch from resolved_at) * 1000)::float8,
-         (extract(epoch from status_changed_at) * 1000)::float8,
-         session_id = '${MANUAL_SESSION_ID}'
+  select id, type, status, title, left(facts, ${FACTS_SAMPLE}) as facts, length(facts) as "factsLength",
+         length(rationale) as "rationaleLength", length(impact) as "impactLength",
+         cardinality(files) as "fileCount", cardinality(tags) as "tagCount", confidence, importance,
+         dedup_hint as "dedupHint", superseded_by as "supersededBy",
+         jsonb_array_length(evidence_spans) as "evidenceCount",
+         (extract(epoch from created_at) * 1000)::float8 as "createdAt",
+         (extract(epoch from updated_at) * 1000)::float8 as "updatedAt",
+         (extract(epoch from last_reinforced_at) * 1000)::float8 as "lastReinforcedAt",
+         (extract(epoch from resolved_at) * 1000)::float8 as "resolvedAt",
+         (extract(epoch from status_changed_at) * 1000)::float8 as "statusChangedAt",
+         session_id = '${MANUAL_SESSION_ID}' as manual
     from memory_items
    where project_id = $1 and status in ('active', 'stale', 'review', 'superseded')`;
 
@@ -139,35 +142,12 @@ export class HygieneRunRepository {
 
   /** Every item a rule may act on (archived is terminal), as lean as the rules need. */
   async items(projectId: string): Promise<HygieneItem[]> {
-    const { rows } = await this.pool.query<unknown[]>({
+    const { rows } = await this.pool.query<HygieneItem>({
       name: 'hygiene.items',
       text: ITEMS_SQL,
       values: [projectId],
-      rowMode: 'array',
     });
-    return rows.map((r): HygieneItem => ({
-      id: r[0] as string,
-      type: r[1] as ItemType,
-      status: r[2] as ItemStatus,
-      title: r[3] as string,
-      facts: r[4] as string,
-      factsLength: r[5] as number,
-      rationaleLength: r[6] as number | null,
-      impactLength: r[7] as number | null,
-      fileCount: r[8] as number,
-      tagCount: r[9] as number,
-      confidence: r[10] as number,
-      importance: r[11] as number | null,
-      dedupHint: r[12] as string | null,
-      supersededBy: r[13] as string | null,
-      evidenceCount: r[14] as number,
-      createdAt: r[15] as number,
-      updatedAt: r[16] as number,
-      lastReinforcedAt: r[17] as number | null,
-      resolvedAt: r[18] as number | null,
-      statusChangedAt: r[19] as number,
-      manual: r[20] as boolean,
-    }));
+    return rows;
   }
 
   /**

@@ -13,6 +13,7 @@ import type { DB, MemoryItemsTable } from '../schema';
 import type { Pool } from 'pg';
 import { KYSELY, PG_POOL } from '../tokens';
 import { recordHistory } from './item-history';
+import { lockItemRows } from './item-rows';
 import { bumpRevision } from './revision';
 import { toMemoryItem } from './memory-item.mapper';
 
@@ -198,14 +199,7 @@ export class MemoryItemAdminRepository {
     who: { actor: string; kind: string; reason: string | null },
   ): Promise<MemoryItem[]> {
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('memory_items')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', 'in', itemIds)
-        .orderBy('id')
-        .forUpdate()
-        .execute();
+      const rows = await lockItemRows(trx, projectId, itemIds);
       const missing = itemIds.filter((id) => !rows.some((r) => r.id === id));
       if (missing.length > 0) {
         throw new DomainError('ITEM_NOT_FOUND', `no item ${missing[0]} in this project`, { ids: missing });
