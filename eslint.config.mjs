@@ -43,6 +43,7 @@ export default tseslint.config(
       'libs/brain/**/*.ts',
       'libs/hygiene/**/*.ts',
       'libs/search/**/*.ts',
+      'libs/claude-hooks/**/*.ts',
     ],
     ignores: ['**/*.spec.ts'],
     rules: {

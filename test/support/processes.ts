@@ -47,3 +47,30 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
+
+export const MEMEX_BIN = join(__dirname, '..', '..', 'bin', 'memex');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time from spawn to exit. */
+  ms: number;
+}
+
+/** Runs `bin/memex` with `input` on stdin and only the environment given (plus PATH and HOME). */
+export function runCli(args: string[], env: Record<string, string>, input = ''): Promise<CliRun> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [MEMEX_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(input);
+  return new Promise((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
+  );
+}

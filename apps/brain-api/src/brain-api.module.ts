@@ -3,6 +3,9 @@ import { BrainController } from './brain.controller';
 import { BrainService } from './brain.service';
 import { HygieneController } from './hygiene.controller';
 import { HygieneReviewService } from './hygiene-review.service';
+import { ManualItemService } from './manual-items.service';
+import { McpController } from './mcp/mcp.controller';
+import { ProjectMemoryFactory } from './mcp/project-memory';
 import { MemoryItemsController } from './memory-items.controller';
 import { QueueBoard } from './queue-board';
 import { SearchController } from './search.controller';
@@ -11,11 +14,20 @@ import { RetrievalModule } from '@memex/retrieval';
 import { RevalidationHook } from './revalidation.hook';
 import { RevisionCache } from './revision-cache';
 
-/** The layered, budgeted, cached brain, memory item management, hygiene review and the queue board. */
+/** The layered, budgeted, cached brain, memory items, search, MCP, hygiene review and the queue board. */
 @Module({
   imports: [RetrievalModule],
-  controllers: [BrainController, MemoryItemsController, HygieneController, SearchController],
-  providers: [BrainService, RevalidationHook, RevisionCache, HygieneReviewService, QueueBoard, SearchService],
+  controllers: [BrainController, MemoryItemsController, HygieneController, SearchController, McpController],
+  providers: [
+    BrainService,
+    RevalidationHook,
+    RevisionCache,
+    HygieneReviewService,
+    QueueBoard,
+    SearchService,
+    ManualItemService,
+    ProjectMemoryFactory,
+  ],
   exports: [BrainService],
 })
 export class BrainApiModule {}

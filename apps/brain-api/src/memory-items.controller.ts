@@ -13,8 +13,8 @@ import {
   type ListItemsQuery,
   type PatchItemBody,
 } from '@memex/domain';
-import { dedupHintFor, schemaKeyFor } from '@memex/enrichment';
 import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
+import { ManualItemService } from './manual-items.service';
 import { RevisionCache } from './revision-cache';
 
 const ACTOR = 'api';
@@ -26,6 +26,7 @@ export class MemoryItemsController {
   constructor(
     private readonly items: MemoryItemAdminRepository,
     private readonly revisions: RevisionCache,
+    private readonly manual: ManualItemService,
   ) {}
 
   @Get()
@@ -68,18 +69,8 @@ export class MemoryItemsController {
 
   @Post()
   @HttpCode(201)
-  async create(@ProjectId() projectId: string, @Body(new ZodPipe(createItemBodySchema)) body: CreateItemBody) {
-    const item = await this.items.create(
-      projectId,
-      {
-        ...body,
-        schemaKey: body.schemaKey ?? schemaKeyFor(body.type, body.files),
-        dedupHint: body.dedupHint ?? dedupHintFor(body.type, body.title, body.files),
-      },
-      { actor: ACTOR, reason: 'added by hand' },
-    );
-    this.revisions.forget(projectId);
-    return item;
+  create(@ProjectId() projectId: string, @Body(new ZodPipe(createItemBodySchema)) body: CreateItemBody) {
+    return this.manual.create(projectId, body, { actor: ACTOR, reason: 'added by hand' });
   }
 
   /** All or nothing: one illegal move (409) or unknown id (404) and no item changes. */

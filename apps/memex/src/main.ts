@@ -19,9 +19,9 @@ runMain(async (config) => {
   );
   await app.listen({ host: config.HOST, port: config.PORT });
 
-  const local = await ensureLocalProject(app.get(ProjectRepository), config.MEMEX_LOCAL_STATE_DIR);
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${config.PORT}`;
+  const local = await ensureLocalProject(app.get(ProjectRepository), config.MEMEX_LOCAL_STATE_DIR, url);
   process.stdout.write(
     [
       '',

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { MemoryItemAdminRepository } from '@memex/db';
+import {
+  DomainError,
+  brainQuerySchema,
+  contextPackBodySchema,
+  createItemBodySchema,
+  itemParamsSchema,
+  parseOrThrow,
+  searchQuerySchema,
+} from '@memex/domain';
+import { memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
+import { BrainService } from '../brain.service';
+import { ManualItemService } from '../manual-items.service';
+import { SearchService } from '../search.service';
+
+/** The JSON the HTTP API would send: dates as ISO strings. */
+function asJson<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Domain errors are the caller's to fix and reach the model; anything else stays internal. */
+async function answer<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw memoryErrorFrom(error.code, error.message);
+    throw error;
+  }
+}
+
+const DECISIONS_SHOWN = 200;
+
+/**
+ * The MCP server's memory inside brain-api: the same services and validation as the HTTP
+ * routes, scoped to the project of the request's key.
+ */
+@Injectable()
+export class ProjectMemoryFactory {
+  constructor(
+    private readonly brains: BrainService,
+    private readonly search: SearchService,
+    private readonly items: MemoryItemAdminRepository,
+    private readonly manual: ManualItemService,
+  ) {}
+
+  forProject(projectId: string): MemoryPort {
+    return {
+      brain: (tokenBudget) =>
+        answer(async () => {
+          const query = parseOrThrow(brainQuerySchema, tokenBudget === undefined ? {} : { tokenBudget });
+          return this.brains.brain(projectId, query.tokenBudget);
+        }),
+      summary: () => answer(() => this.brains.summary(projectId)),
+      search: (input) =>
+        answer(async () => {
+          const query = parseOrThrow(searchQuerySchema, {
+            q: input.query,
+            ...(input.limit !== undefined ? { limit: input.limit } : {}),
+            ...(input.type ? { type: input.type } : {}),
+            ...(input.includeArchived !== undefined ? { includeArchived: String(input.includeArchived) } : {}),
+          });
+          return asJson(await this.search.query(projectId, query));
+        }),
+      contextPack: (input) =>
+        answer(async () => {
+          const body = parseOrThrow(contextPackBodySchema, {
+            query: input.query,
+            maxTokens: input.maxTokens,
+            filters: {
+              ...(input.types ? { types: input.types } : {}),
+              ...(input.includeRecent !== undefined ? { includeRecent: input.includeRecent } : {}),
+            },
+          });
+          return asJson(await this.search.contextPack(projectId, body));
+        }),
+      remember: (input) =>
+        answer(async () => {
+          const body = parseOrThrow(createItemBodySchema, input);
+          const item = await this.manual.create(projectId, body, {
+            actor: 'mcp',
+            reason: 'remembered by an assistant',
+          });
+          return asJson<ItemView>(item);
+        }),
+      getItem: (itemId) =>
+        answer(async () => {
+          const { id } = parseOrThrow(itemParamsSchema, { id: itemId });
+          return asJson<ItemView>((await this.items.get(projectId, id)).item);
+        }),
+      decisions: () =>
+        answer(async () => {
+          const { items } = await this.items.list(projectId, {
+            type: 'Decision',
+            status: 'active',
+            limit: DECISIONS_SHOWN,
+          });
+          return asJson<ItemView[]>(items);
+        }),
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { completesSession, eventsOfLines, toBatches, type HookEvent, type HookPayload } from '@memex/claude-hooks';
+import type { Spool } from './spool';
+import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
+
+/**
+ * Small batches: a hook has under 2 s, and a batch that cannot be uploaded in that time would
+ * stay in the spool for ever.
+ */
+const BATCH_LIMITS = { maxEvents: 200, maxBytes: 1024 * 1024 };
+
+/**
+ * Turns what the transcript gained since the last hook into spooled batches, then moves the
+ * cursor. Spooling comes first: killed in between, the next hook reads the same lines again
+ * and their events keep their ids, so ingest counts them as duplicates.
+ */
+export async function captureTranscript(
+  event: HookEvent,
+  payload: HookPayload,
+  spool: Spool,
+  stateDir: string,
+): Promise<{ events: number; dropped: number }> {
+  const sessionId = payload.session_id;
+  let events = 0;
+  let dropped = 0;
+  if (payload.transcript_path) {
+    const cursor = await loadCursor(stateDir, sessionId, payload.transcript_path);
+    const { lines, offset } = await readNewLines(cursor);
+    const read = eventsOfLines(lines, cursor.tools);
+    for (const batch of toBatches(read.events, BATCH_LIMITS)) {
+      await spool.add({ kind: 'events', sessionId, ...(read.branch ? { branch: read.branch } : {}), events: batch });
+    }
+    events = read.events.length;
+    dropped = read.dropped;
+    if (offset !== cursor.offset || lines.length) {
+      await saveCursor(stateDir, sessionId, { transcriptPath: payload.transcript_path, offset, tools: read.tools });
+    }
+  }
+  if (completesSession(event)) await spool.add({ kind: 'complete', sessionId });
+  return { events, dropped };
+}

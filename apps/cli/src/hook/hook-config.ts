@@ -1,0 +1,32 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface HookConfig {
+  /** Milliseconds from process start the hook may use; Claude Code's assistant waits for it. */
+  budgetMs: number;
+  /** Token budget of the brain printed at SessionStart. */
+  brainTokens: number;
+  /** Token budget of the context pack printed at UserPromptSubmit; 0 turns it off. */
+  contextTokens: number;
+  /** Transcript offsets and the spool of unsent batches. */
+  stateDir: string;
+}
+
+function int(value: string | undefined, fallback: number, min: number, max: number): number {
+  const n = value === undefined || value === '' ? NaN : Number(value);
+  return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
+}
+
+/**
+ * Defaults keep a hook inside 2 s and its output inside Claude Code's 10,000-character
+ * context cap (about 2,500 tokens); out-of-range values are clamped, never fatal.
+ */
+export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
+  const stateHome = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return {
+    budgetMs: int(env.MEMEX_HOOK_BUDGET_MS, 1800, 200, 2000),
+    brainTokens: int(env.MEMEX_HOOK_BRAIN_TOKENS, 2000, 500, 2500),
+    contextTokens: int(env.MEMEX_HOOK_CONTEXT_TOKENS, 600, 0, 2500),
+    stateDir: env.MEMEX_HOOK_STATE_DIR || join(stateHome, 'memex'),
+  };
+}

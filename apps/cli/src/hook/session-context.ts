@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { additionalContextOutput, type HookPayload } from '@memex/claude-hooks';
+import type { ContextPackView } from '@memex/mcp';
+import { HttpFailure, type MemexHttp } from '../memex-http';
+import { readJson, writeAtomically } from './atomic-file';
+import type { HookConfig } from './hook-config';
+
+const BRAIN_PREFACE =
+  'Project memory from Memex: what earlier sessions of this project established. The memex MCP tools search it and record new items.';
+const PACK_PREFACE = 'Memex memory relevant to this prompt:';
+/** A pack that missed the budget once would likely miss it again: prompts skip it for a while. */
+const PACK_PAUSE_MS = 10 * 60_000;
+
+function pauseFile(stateDir: string): string {
+  return join(stateDir, 'context-pack-paused.json');
+}
+
+export interface SessionContext {
+  stdout?: string;
+  problem?: string;
+}
+
+/** SessionStart: the brain, within Claude Code's context cap. */
+async function brainContext(http: MemexHttp, config: HookConfig, remainingMs: number): Promise<SessionContext> {
+  const document = await http.call('GET', `/api/v2/brain?tokenBudget=${config.brainTokens}`, {
+    accept: 'text/markdown',
+    timeoutMs: remainingMs,
+  });
+  return { stdout: additionalContextOutput('SessionStart', `${BRAIN_PREFACE}\n\n${document}`) };
+}
+
+/** UserPromptSubmit: a small context pack for the prompt, unless it has been too slow lately. */
+async function promptContext(
+  prompt: string,
+  http: MemexHttp,
+  config: HookConfig,
+  remainingMs: number,
+): Promise<SessionContext> {
+  const paused = await readJson<{ until: number }>(pauseFile(config.stateDir));
+  if (paused && paused.until > Date.now()) return {};
+  try {
+    const pack = await http.json<ContextPackView>('POST', '/api/v2/context-pack', {
+      body: { query: prompt.slice(0, 2000), maxTokens: config.contextTokens, filters: { includeRecent: false } },
+      timeoutMs: remainingMs,
+    });
+    if (pack.components.length === 0) return {};
+    return { stdout: additionalContextOutput('UserPromptSubmit', `${PACK_PREFACE}\n\n${pack.content}`) };
+  } catch (error) {
+    if (error instanceof HttpFailure && error.kind === 'timeout') {
+      await writeAtomically(pauseFile(config.stateDir), JSON.stringify({ until: Date.now() + PACK_PAUSE_MS }));
+      return { problem: 'the context pack missed the hook budget; prompts skip it for 10 minutes' };
+    }
+    throw error;
+  }
+}
+
+/** What the hook prints for Claude: only SessionStart and UserPromptSubmit add context. */
+export async function sessionContext(
+  event: string,
+  payload: HookPayload,
+  http: MemexHttp,
+  config: HookConfig,
+  remainingMs: () => number,
+): Promise<SessionContext> {
+  try {
+    if (event === 'SessionStart') return await brainContext(http, config, remainingMs() - 25);
+    const prompt = payload.prompt?.trim();
+    // Slash commands are instructions to Claude Code, not questions about the project.
+    if (event === 'UserPromptSubmit' && config.contextTokens > 0 && prompt && !prompt.startsWith('/')) {
+      return await promptContext(prompt, http, config, remainingMs() - 25);
+    }
+    return {};
+  } catch (error) {
+    if (error instanceof HttpFailure) return { problem: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { completeLines, type ToolMemory } from '@memex/claude-hooks';
+import { readJson, writeAtomically } from './atomic-file';
+
+/** Where reading a session's transcript stopped, and the tool calls whose results may follow. */
+export interface Cursor {
+  transcriptPath: string;
+  offset: number;
+  tools: ToolMemory;
+}
+
+/** A long first read is split over hooks so one call stays inside its budget. */
+const MAX_READ_BYTES = 8 * 1024 * 1024;
+
+function cursorFile(stateDir: string, sessionId: string): string {
+  return join(stateDir, 'sessions', `${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}.json`);
+}
+
+export async function loadCursor(stateDir: string, sessionId: string, transcriptPath: string): Promise<Cursor> {
+  const saved = await readJson<Cursor>(cursorFile(stateDir, sessionId));
+  if (saved && saved.transcriptPath === transcriptPath && Number.isInteger(saved.offset) && saved.offset >= 0) {
+    return { transcriptPath, offset: saved.offset, tools: Array.isArray(saved.tools) ? saved.tools : [] };
+  }
+  return { transcriptPath, offset: 0, tools: [] };
+}
+
+export async function saveCursor(stateDir: string, sessionId: string, cursor: Cursor): Promise<void> {
+  await writeAtomically(cursorFile(stateDir, sessionId), JSON.stringify(cursor));
+}
+
+/**
+ * The complete lines written since the cursor. Claude Code writes the transcript as it goes,
+ * so a half-written last line waits for the next hook. A file shorter than the cursor was
+ * replaced: it is read again from the start (its events keep their ids, so nothing doubles).
+ */
+export async function readNewLines(cursor: Cursor): Promise<{ lines: string[]; offset: number }> {
+  let handle;
+  try {
+    handle = await open(cursor.transcriptPath, 'r');
+  } catch {
+    return { lines: [], offset: cursor.offset };
+  }
+  try {
+    const { size } = await handle.stat();
+    const from = size < cursor.offset ? 0 : cursor.offset;
+    const length = Math.min(size - from, MAX_READ_BYTES);
+    if (length <= 0) return { lines: [], offset: from };
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, from);
+    const { lines, consumed } = completeLines(buffer.subarray(0, bytesRead));
+    // A line longer than a whole read is no event worth keeping; skipping it keeps the cursor moving.
+    if (consumed === 0 && bytesRead === MAX_READ_BYTES) return { lines: [], offset: from + bytesRead };
+    return { lines, offset: from + consumed };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { isHookEvent } from '@memex/claude-hooks';
+import { resolveConnection } from './connection';
+import { hookConfig } from './hook/hook-config';
+import { runHook } from './hook/run-hook';
+import { runInit } from './init';
+import { serveMcpOnStdio } from './mcp-stdio';
+
+export interface CliContext {
+  /** The checkout the CLI runs from (its `.memex` holds the local project). */
+  repoRoot: string;
+  /** This CLI's executable, written into the hook and MCP commands. */
+  bin: string;
+}
+
+/** Reads stdin to its end, or what came before the deadline. */
+function readStdin(timeoutMs: number): Promise<string> {
+  if (process.stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    let data = '';
+    const done = () => {
+      clearTimeout(timer);
+      resolve(data);
+    };
+    const timer = setTimeout(done, Math.max(0, timeoutMs));
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => (data += chunk));
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
+/**
+ * `memex hook <event>`: never fails the assistant. Whatever happens it exits 0, and a hard
+ * stop at the budget's end bounds it even if something hangs; what it had read is already
+ * in the spool by then.
+ */
+async function hook(event: string | undefined, context: CliContext): Promise<number> {
+  const config = hookConfig(process.env);
+  const deadline = performance.timeOrigin + config.budgetMs;
+  setTimeout(() => process.exit(0), Math.max(0, deadline + 150 - Date.now())).unref();
+  try {
+    if (!event || !isHookEvent(event)) {
+      process.stderr.write(`memex hook: unknown event ${JSON.stringify(event ?? '')}; nothing recorded\n`);
+      return 0;
+    }
+    const input = await readStdin(deadline - Date.now() - 100);
+    const result = await runHook(event, input, resolveConnection(process.env, context.repoRoot), config, deadline);
+    if (result.stdout) process.stdout.write(`${result.stdout}\n`);
+    if (result.stderr) process.stderr.write(`${result.stderr.replace(/\s+/g, ' ')}\n`);
+  } catch (error) {
+    process.stderr.write(
+      `memex hook ${event}: ${(error as Error)?.message ?? String(error)}\n`.replace(/\n(?!$)/g, ' '),
+    );
+  } finally {
+    process.stdin.destroy();
+  }
+  return 0;
+}
+
+export const COMMANDS_USAGE = `  init [--write] [--dir <project>]
+        print (or, with --write, merge into .claude/settings.json and .mcp.json) the
+        Claude Code hooks and MCP server for a project
+  hook <SessionStart|UserPromptSubmit|PostToolUse|PreCompact|Stop|SessionEnd>
+        a Claude Code hook: payload on stdin (installed by init)
+  mcp   the MCP server on stdio (installed by init)`;
+
+/** The commands that need the TypeScript libraries; bin/memex hands them over. Resolves to an exit code. */
+export async function main(argv: string[], context: CliContext): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  if (command === 'hook') return hook(rest[0], context);
+  const connection = resolveConnection(process.env, context.repoRoot);
+  if (command === 'mcp') {
+    await serveMcpOnStdio(connection);
+    // The transport keeps the process alive until the client closes stdin.
+    return undefined;
+  }
+  if (command === 'init') {
+    const write = rest.includes('--write');
+    const dirAt = rest.indexOf('--dir');
+    const dir = dirAt >= 0 ? rest[dirAt + 1] : process.cwd();
+    if (!dir) {
+      process.stderr.write('memex init: --dir needs a value\n');
+      return 2;
+    }
+    return runInit({ dir, write, bin: context.bin, connection, out: (line) => process.stdout.write(`${line}\n`) });
+  }
+  process.stderr.write(`memex: unknown command ${command}\n${COMMANDS_USAGE}\n`);
+  return 2;
+}

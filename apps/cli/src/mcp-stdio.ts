@@ -1,0 +1,19 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createMemexMcpServer } from '@memex/mcp';
+import type { Connection } from './connection';
+import { httpMemory } from './http-memory';
+import { MemexHttp } from './memex-http';
+
+/**
+ * `memex mcp`: the MCP server on stdin/stdout for an assistant to spawn. stdout carries only
+ * protocol messages, so everything else goes to stderr. Without a key it still starts: each
+ * tool then says how to configure one, which beats a server the client shows as broken.
+ */
+export async function serveMcpOnStdio(connection: Connection): Promise<void> {
+  const server = createMemexMcpServer(httpMemory(new MemexHttp(connection)), {
+    onInternalError: (error, operation) =>
+      process.stderr.write(`memex mcp: ${operation} failed: ${(error as Error)?.message ?? String(error)}\n`),
+  });
+  if (!connection.apiKey) process.stderr.write('memex mcp: no API key configured (MEMEX_API_KEY)\n');
+  await server.connect(new StdioServerTransport());
+}

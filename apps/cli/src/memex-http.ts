@@ -1,0 +1,82 @@
+import type { Connection } from './connection';
+
+/** Why a call to the Memex API failed, and whether trying again later can help. */
+export class HttpFailure extends Error {
+  constructor(
+    readonly kind: 'unconfigured' | 'unreachable' | 'timeout' | 'status',
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'HttpFailure';
+  }
+
+  /** A down server, a slow one, or a key not set up yet: the request is worth keeping. */
+  get retryable(): boolean {
+    if (this.kind !== 'status') return true;
+    const status = this.status ?? 0;
+    return status >= 500 || [401, 403, 408, 429].includes(status);
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  timeoutMs: number;
+  accept?: string;
+}
+
+/** A small client for the Memex HTTP API: Bearer key, JSON bodies, a deadline on every call. */
+export class MemexHttp {
+  constructor(readonly connection: Connection) {}
+
+  async call(method: string, path: string, options: CallOptions): Promise<string> {
+    const { url, apiKey } = this.connection;
+    if (!apiKey) {
+      throw new HttpFailure('unconfigured', 'no Memex API key: set MEMEX_API_KEY (or run `npm start` in the checkout)');
+    }
+    if (options.timeoutMs <= 0) throw new HttpFailure('timeout', 'no time left in the hook budget');
+    let response: Response;
+    try {
+      response = await fetch(url + path, {
+        method,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          accept: options.accept ?? 'application/json',
+          ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (error) {
+      const e = error as Error & { cause?: { code?: string } };
+      if (e.name === 'TimeoutError') throw new HttpFailure('timeout', `Memex at ${url} did not answer in time`);
+      throw new HttpFailure('unreachable', `Memex is not reachable at ${url} (${e.cause?.code ?? e.message})`);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      throw new HttpFailure('timeout', `Memex at ${url} did not finish its answer in time`);
+    }
+    if (!response.ok) {
+      let error: { code?: string; message?: string } = {};
+      try {
+        error = (JSON.parse(text) as { error?: typeof error }).error ?? {};
+      } catch {
+        // Not our JSON (a proxy's page): the status says enough.
+      }
+      throw new HttpFailure(
+        'status',
+        error.message ?? `HTTP ${response.status}`,
+        response.status,
+        error.code ?? `HTTP_${response.status}`,
+      );
+    }
+    return text;
+  }
+
+  async json<T>(method: string, path: string, options: CallOptions): Promise<T> {
+    return JSON.parse(await this.call(method, path, options)) as T;
+  }
+}

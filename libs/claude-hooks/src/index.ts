@@ -1,0 +1,5 @@
+export * from './hook-output';
+export * from './hook-payload';
+export * from './jsonl-lines';
+export * from './settings-merge';
+export * from './transcript-batches';

@@ -1,0 +1,102 @@
+import { HOOK_EVENTS, type HookEvent } from './hook-payload';
+
+/** The name of Memex's entry in `.mcp.json` (and so the `mcp__memex__*` tool prefix). */
+export const MCP_SERVER_KEY = 'memex';
+/**
+ * Seconds Claude Code gives each hook. The client keeps itself to 2 s; the margin covers Node's
+ * start on a slow machine, and a per-hook timeout is what lifts SessionEnd's 1.5 s default.
+ */
+export const HOOK_TIMEOUT_SECONDS = 5;
+
+type Json = Record<string, unknown>;
+
+export class SettingsShapeError extends Error {}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A path as one POSIX shell word (hook commands run through a shell). */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function hookCommand(bin: string, event: HookEvent): string {
+  return `${shellWord(bin)} hook ${event}`;
+}
+
+/** Ours whatever path the checkout had when it was installed: `…memex hook <Event>`. */
+export function isMemexHook(handler: unknown, event: HookEvent): boolean {
+  if (!isObject(handler) || handler.type !== 'command' || typeof handler.command !== 'string') return false;
+  return new RegExp(`memex'?\\s+hook\\s+${event}(\\s|$)`).test(handler.command);
+}
+
+function memexHandler(bin: string, event: HookEvent): Json {
+  return { type: 'command', command: hookCommand(bin, event), timeout: HOOK_TIMEOUT_SECONDS };
+}
+
+/** Every tool call's result is worth capturing; the other events take no matcher. */
+function matcherFor(event: HookEvent): Json {
+  return event === 'PostToolUse' ? { matcher: '*' } : {};
+}
+
+export interface Merged<T> {
+  value: T;
+  changed: boolean;
+}
+
+/**
+ * `.claude/settings.json` with Memex's hooks and its MCP server enabled. Everything already
+ * there stays: other hooks, other keys, other servers. Memex's own handlers are updated in
+ * place (a moved checkout), never added twice. A shape Claude Code would not accept either is
+ * refused rather than overwritten.
+ */
+export function mergeClaudeSettings(existing: unknown, bin: string): Merged<Json> {
+  if (existing !== undefined && !isObject(existing)) throw new SettingsShapeError('settings is not a JSON object');
+  const settings: Json = structuredClone(existing ?? {});
+  if (settings.hooks !== undefined && !isObject(settings.hooks)) {
+    throw new SettingsShapeError('"hooks" is not an object');
+  }
+  const hooks: Json = (settings.hooks as Json | undefined) ?? {};
+  for (const event of HOOK_EVENTS) {
+    const groups = hooks[event] ?? [];
+    if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+    const wanted = memexHandler(bin, event);
+    let found = false;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      group.hooks = group.hooks.map((handler: unknown) => {
+        if (!isMemexHook(handler, event)) return handler;
+        found = true;
+        return { ...(handler as Json), ...wanted };
+      });
+    }
+    if (!found) groups.push({ ...matcherFor(event), hooks: [wanted] });
+    hooks[event] = groups;
+  }
+  settings.hooks = hooks;
+
+  const enabled = settings.enabledMcpjsonServers ?? [];
+  if (!Array.isArray(enabled)) throw new SettingsShapeError('"enabledMcpjsonServers" is not an array');
+  if (!enabled.includes(MCP_SERVER_KEY)) enabled.push(MCP_SERVER_KEY);
+  settings.enabledMcpjsonServers = enabled;
+
+  return { value: settings, changed: JSON.stringify(settings) !== JSON.stringify(existing ?? {}) };
+}
+
+/**
+ * `.mcp.json` (Claude Code's project-scoped MCP servers) with Memex's stdio server. Fields
+ * a user added to the entry (e.g. `env`) are kept.
+ */
+export function mergeMcpConfig(existing: unknown, bin: string): Merged<Json> {
+  if (existing !== undefined && !isObject(existing)) throw new SettingsShapeError('.mcp.json is not a JSON object');
+  const config: Json = structuredClone(existing ?? {});
+  if (config.mcpServers !== undefined && !isObject(config.mcpServers)) {
+    throw new SettingsShapeError('"mcpServers" is not an object');
+  }
+  const servers: Json = (config.mcpServers as Json | undefined) ?? {};
+  const current = isObject(servers[MCP_SERVER_KEY]) ? (servers[MCP_SERVER_KEY] as Json) : {};
+  servers[MCP_SERVER_KEY] = { ...current, type: 'stdio', command: bin, args: ['mcp'] };
+  config.mcpServers = servers;
+  return { value: config, changed: JSON.stringify(config) !== JSON.stringify(existing ?? {}) };
+}

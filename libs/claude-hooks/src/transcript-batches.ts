@@ -1,0 +1,66 @@
+import { INGEST_LIMITS, rawEventInputSchema, type RawEventInput } from '@memex/domain';
+import { entryToEvents, newTranscriptState } from '@memex/transcript';
+
+/** tool_use id → the call, kept between hook runs so a result read later still names its tool. */
+export type ToolMemory = Array<[string, { name: string; command?: string }]>;
+const TOOLS_REMEMBERED = 300;
+
+export interface LinesRead {
+  events: RawEventInput[];
+  tools: ToolMemory;
+  /** Events ingest would refuse (e.g. unpaired surrogates): dropped here so a batch is never refused whole. */
+  dropped: number;
+  /** The git branch of the latest line that names one. */
+  branch?: string;
+}
+
+/** Transcript lines (JSONL, already split) to events; lines that are not JSON are skipped. */
+export function eventsOfLines(lines: string[], tools: ToolMemory): LinesRead {
+  const state = newTranscriptState();
+  for (const [id, call] of tools) state.tools.set(id, call);
+  const events: RawEventInput[] = [];
+  let dropped = 0;
+  let branch: string | undefined;
+  for (const line of lines) {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const gitBranch = (entry as { gitBranch?: unknown } | null)?.gitBranch;
+    if (typeof gitBranch === 'string' && gitBranch && gitBranch.length <= INGEST_LIMITS.maxBranchLength) {
+      branch = gitBranch;
+    }
+    for (const event of entryToEvents(entry, state)) {
+      if (rawEventInputSchema.safeParse(event).success) events.push(event);
+      else dropped += 1;
+    }
+  }
+  return { events, tools: [...state.tools.entries()].slice(-TOOLS_REMEMBERED), dropped, ...(branch ? { branch } : {}) };
+}
+
+/** Batches within ingest's limits, with room to spare for the envelope. */
+export function toBatches(
+  events: RawEventInput[],
+  limits: { maxEvents: number; maxBytes: number } = {
+    maxEvents: INGEST_LIMITS.maxEventsPerBatch,
+    maxBytes: INGEST_LIMITS.maxBatchBytes - 64 * 1024,
+  },
+): RawEventInput[][] {
+  const batches: RawEventInput[][] = [];
+  let current: RawEventInput[] = [];
+  let bytes = 0;
+  for (const event of events) {
+    const size = Buffer.byteLength(JSON.stringify(event), 'utf8') + 1;
+    if (current.length && (current.length >= limits.maxEvents || bytes + size > limits.maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(event);
+    bytes += size;
+  }
+  if (current.length) batches.push(current);
+  return batches;
+}

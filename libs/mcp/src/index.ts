@@ -1,0 +1,4 @@
+export * from './format';
+export * from './memex-mcp-server';
+export * from './memory-port';
+export * from './tool-inputs';

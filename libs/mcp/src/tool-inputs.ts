@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ITEM_LIMITS, ITEM_TYPES } from '@memex/domain';
+
+/**
+ * Tool arguments as zod raw shapes (the SDK publishes them as JSON Schema and validates calls
+ * against them). Plain types only, so they convert to JSON Schema; the HTTP API validates the
+ * rest (e.g. word counts) and its message comes back as a tool error.
+ */
+
+const itemType = z.enum(ITEM_TYPES);
+
+export const getMemoryInput = {
+  tokenBudget: z.number().int().min(500).max(100_000).optional().describe('Token budget of the brain (default 6000).'),
+};
+
+export const searchInput = {
+  query: z.string().trim().min(1).max(500).describe('Words to look for; "quoted phrases", OR and -excluded work.'),
+  limit: z.number().int().min(1).max(50).optional().describe('Results to return (default 10).'),
+  type: itemType.optional().describe('Only items of this type.'),
+  includeArchived: z.boolean().optional().describe('Also superseded and archived items.'),
+};
+
+export const contextPackInput = {
+  query: z.string().trim().min(1).max(2000).describe('The task or question to gather context for.'),
+  maxTokens: z.number().int().min(50).max(32_000).optional().describe('Token budget of the pack (default 2000).'),
+  types: z.array(itemType).min(1).max(ITEM_TYPES.length).optional().describe('Only items of these types.'),
+  includeRecent: z.boolean().optional().describe('Include recent session events (default true).'),
+};
+
+export const rememberInput = {
+  type: itemType.describe('Decision, Convention, BugFix, Todo, ArchitectureNote, ImplementationFact or CodeMapNode.'),
+  title: z.string().trim().min(1).max(ITEM_LIMITS.title).describe('One line naming the memory.'),
+  facts: z.string().trim().min(1).max(ITEM_LIMITS.facts).describe('What is true, in plain statements.'),
+  rationale: z.string().trim().min(1).max(ITEM_LIMITS.rationale).optional().describe('Why (for decisions).'),
+  files: z
+    .array(z.string().min(1).max(ITEM_LIMITS.filePath))
+    .max(ITEM_LIMITS.files)
+    .optional()
+    .describe('Project-relative paths the memory is about.'),
+};
+
+export const getItemInput = {
+  id: z.string().trim().min(1).max(64).describe('An item id, as shown by memex_search.'),
+};
+
+export const DEFAULT_PACK_TOKENS = 2000;

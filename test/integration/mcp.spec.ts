@@ -1,0 +1,199 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrainApiModule } from '../../apps/brain-api/src';
+import { newId } from '@memex/domain';
+import { request, type ErrorBody } from '../support/http';
+import { MEMEX_BIN } from '../support/processes';
+import { useTestApp } from '../support/use-test-app';
+
+const ctx = useTestApp([BrainApiModule]);
+
+const TOOLS = ['memex_context_pack', 'memex_get_item', 'memex_get_memory', 'memex_remember', 'memex_search'];
+const RESOURCES = ['memex://brain', 'memex://decisions', 'memex://summary'];
+
+function httpClientTransport(key: string): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(`${ctx.server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+}
+
+/** `memex mcp` as Claude Code starts it: a child process on stdio, configured by environment. */
+function stdioClientTransport(url: string, key: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [MEMEX_BIN, 'mcp'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      MEMEX_URL: url,
+      MEMEX_API_KEY: key,
+      MEMEX_LOCAL_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-mcp-')),
+    },
+    stderr: 'pipe',
+  });
+}
+
+async function connect(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Client> {
+  const client = new Client({ name: 'memex-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+function textOf(result: unknown): string {
+  const { content } = result as CallToolResult;
+  return content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+}
+
+/** The same contract over both transports: every tool, every resource, bad arguments. */
+describe.each([
+  ['Streamable HTTP', () => httpClientTransport(ctx.project.apiKey)],
+  ['stdio (memex mcp)', () => stdioClientTransport(ctx.server.url, ctx.project.apiKey)],
+])('MCP over %s', (_name, transport) => {
+  let client: Client;
+  // Both transports share the project: a word of its own tells this run's item apart.
+  const marker = `zq${newId().slice(-8).toLowerCase()}`;
+  const title = `Use Postgres advisory locks for hygiene passes (${marker})`;
+
+  beforeAll(async () => {
+    client = await connect(transport());
+  }, 30_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('introduces itself and lists its tools and resources', async () => {
+    expect(client.getServerVersion()?.name).toBe('memex');
+    expect(client.getInstructions()).toMatch(/memex_search/);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    const remember = tools.find((t) => t.name === 'memex_remember')!;
+    expect(remember.inputSchema.required).toEqual(expect.arrayContaining(['type', 'title', 'facts']));
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(RESOURCES);
+  });
+
+  it('remembers an item, then finds it by id, by search, in a context pack, the brain and the decisions', async () => {
+    const remembered = await client.callTool({
+      name: 'memex_remember',
+      arguments: {
+        type: 'Decision',
+        title,
+        facts: `Hygiene passes take a Postgres advisory lock per project so two never overlap (${marker}).`,
+        rationale: 'Replicas of the worker must not apply one project twice.',
+        files: ['apps/hygiene-worker/src/hygiene-pass.service.ts'],
+      },
+    });
+    expect(remembered.isError).toBeFalsy();
+    const itemId = (remembered.structuredContent as { itemId: string }).itemId;
+    expect(textOf(remembered)).toContain(itemId);
+
+    const item = await client.callTool({ name: 'memex_get_item', arguments: { id: itemId } });
+    expect(item.isError).toBeFalsy();
+    expect(textOf(item)).toContain('advisory lock per project');
+    expect(textOf(item)).toContain('Rationale: Replicas of the worker');
+
+    const found = await client.callTool({
+      name: 'memex_search',
+      arguments: { query: `advisory lock ${marker}`, limit: 5 },
+    });
+    expect(found.isError).toBeFalsy();
+    expect(textOf(found)).toContain(itemId);
+    expect((found.structuredContent as { results: Array<{ itemId: string }> }).results[0]!.itemId).toBe(itemId);
+
+    const pack = await client.callTool({
+      name: 'memex_context_pack',
+      arguments: { query: 'why do hygiene passes use an advisory lock?', maxTokens: 400 },
+    });
+    expect(pack.isError).toBeFalsy();
+    expect(textOf(pack)).toContain(title);
+    expect((pack.structuredContent as { tokenCount: number }).tokenCount).toBeLessThanOrEqual(400);
+
+    const brain = await client.callTool({ name: 'memex_get_memory', arguments: { tokenBudget: 1000 } });
+    expect(brain.isError).toBeFalsy();
+    expect(textOf(brain)).toMatch(/^# Project brain/);
+    expect(textOf(brain)).toContain(title);
+
+    const decisions = await client.readResource({ uri: 'memex://decisions' });
+    expect(decisions.contents[0]).toMatchObject({ uri: 'memex://decisions', mimeType: 'text/markdown' });
+    expect(decisions.contents[0]!.text).toContain(title);
+    expect(decisions.contents[0]!.text).toContain('Why: Replicas of the worker');
+  });
+
+  it('serves the brain and the summary as resources', async () => {
+    const brain = await client.readResource({ uri: 'memex://brain' });
+    expect(brain.contents[0]!.text).toMatch(/^# Project brain/);
+    const summary = await client.readResource({ uri: 'memex://summary' });
+    expect(typeof summary.contents[0]!.text).toBe('string');
+    expect((summary.contents[0]!.text as string).length).toBeGreaterThan(0);
+    await expect(client.readResource({ uri: 'memex://nothing' })).rejects.toThrow(/not found/i);
+  });
+
+  it('answers bad arguments with tool errors that say what to fix', async () => {
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['memex_search', { query: '' }, /Input validation error.*query/s],
+      ['memex_search', { query: 'word '.repeat(40) }, /VALIDATION_FAILED: query: at most 32 words/],
+      ['memex_remember', { type: 'Bogus', title: 't', facts: 'f' }, /Input validation error.*type/s],
+      ['memex_remember', { type: 'Decision', title: 't' }, /Input validation error.*facts/s],
+      ['memex_get_memory', { tokenBudget: 10 }, /Input validation error.*tokenBudget/s],
+      ['memex_get_item', { id: 'not-an-id' }, /VALIDATION_FAILED: id/],
+      ['memex_get_item', { id: newId() }, /ITEM_NOT_FOUND/],
+      ['memex_context_pack', { query: 'x', maxTokens: 10 }, /Input validation error.*maxTokens/s],
+      ['memex_nothing', {}, /not found/],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect({ name, isError: result.isError }).toEqual({ name, isError: true });
+      expect(textOf(result)).toMatch(message);
+    }
+  });
+});
+
+describe('MCP over Streamable HTTP, at the HTTP level', () => {
+  it('wants the project key', async () => {
+    const missing = await request<ErrorBody>(`${ctx.server.url}/mcp`, { body: {} });
+    expect(missing.status).toBe(401);
+    expect(missing.body.error.code).toBe('UNAUTHORIZED');
+    await expect(connect(httpClientTransport('mx_not_a_real_key_0000000000000000000000'))).rejects.toThrow();
+  });
+
+  it('keeps no stream or session: GET and DELETE are 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await request<ErrorBody>(`${ctx.server.url}/mcp`, { method, key: ctx.project.apiKey });
+      expect(res.status).toBe(405);
+      expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+  });
+
+  it('answers what is not MCP with a 4xx JSON-RPC error, as MCP clients expect', async () => {
+    const post = (body: unknown, accept = 'application/json, text/event-stream') =>
+      fetch(`${ctx.server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ctx.project.apiKey}`, 'content-type': 'application/json', accept },
+        body: JSON.stringify(body),
+      });
+    const notJsonRpc = await post({ hello: 1 });
+    expect(notJsonRpc.status).toBe(400);
+    expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    const jsonOnly = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 'application/json');
+    expect(jsonOnly.status).toBe(406);
+    expect(await jsonOnly.json()).toMatchObject({ jsonrpc: '2.0', error: { message: /Not Acceptable/ } });
+  });
+});
+
+describe('memex mcp with the server down', () => {
+  it('starts, and each tool says Memex is unreachable', async () => {
+    const client = await connect(stdioClientTransport('http://127.0.0.1:9', ctx.project.apiKey));
+    try {
+      const result = await client.callTool({ name: 'memex_search', arguments: { query: 'anything' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^UNAVAILABLE: Memex is not reachable at http:\/\/127\.0\.0\.1:9/);
+    } finally {
+      await client.close();
+    }
+  });
+});
