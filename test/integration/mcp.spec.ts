@@ -44,6 +44,14 @@ async function connect(transport: StdioClientTransport | StreamableHTTPClientTra
   return client;
 }
 
+/** The text of a resource read (Memex serves markdown, never blobs). */
+async function read(client: Client, uri: string): Promise<{ uri: string; mimeType?: string; text: string }> {
+  const { contents } = await client.readResource({ uri });
+  const [first] = contents;
+  if (!first || !('text' in first)) throw new Error(`${uri}: no text content`);
+  return first;
+}
+
 function textOf(result: unknown): string {
   const { content } = result as CallToolResult;
   return content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
@@ -118,18 +126,15 @@ describe.each([
     expect(textOf(brain)).toMatch(/^# Project brain/);
     expect(textOf(brain)).toContain(title);
 
-    const decisions = await client.readResource({ uri: 'memex://decisions' });
-    expect(decisions.contents[0]).toMatchObject({ uri: 'memex://decisions', mimeType: 'text/markdown' });
-    expect(decisions.contents[0]!.text).toContain(title);
-    expect(decisions.contents[0]!.text).toContain('Why: Replicas of the worker');
+    const decisions = await read(client, 'memex://decisions');
+    expect(decisions).toMatchObject({ uri: 'memex://decisions', mimeType: 'text/markdown' });
+    expect(decisions.text).toContain(title);
+    expect(decisions.text).toContain('Why: Replicas of the worker');
   });
 
   it('serves the brain and the summary as resources', async () => {
-    const brain = await client.readResource({ uri: 'memex://brain' });
-    expect(brain.contents[0]!.text).toMatch(/^# Project brain/);
-    const summary = await client.readResource({ uri: 'memex://summary' });
-    expect(typeof summary.contents[0]!.text).toBe('string');
-    expect((summary.contents[0]!.text as string).length).toBeGreaterThan(0);
+    expect((await read(client, 'memex://brain')).text).toMatch(/^# Project brain/);
+    expect((await read(client, 'memex://summary')).text).toMatch(/\S/);
     await expect(client.readResource({ uri: 'memex://nothing' })).rejects.toThrow(/not found/i);
   });
 

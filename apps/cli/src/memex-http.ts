@@ -46,7 +46,7 @@ export class MemexHttp {
           ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: AbortSignal.timeout(Math.max(1, Math.floor(options.timeoutMs))),
       });
     } catch (error) {
       const e = error as Error & { cause?: { code?: string } };

@@ -1,0 +1,98 @@
+import { HOOK_EVENTS } from './hook-payload';
+import { SettingsShapeError, isMemexHook, mergeClaudeSettings, mergeMcpConfig, shellWord } from './settings-merge';
+
+const BIN = '/opt/memex/bin/memex';
+
+type Settings = {
+  hooks: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>;
+  enabledMcpjsonServers: string[];
+  [key: string]: unknown;
+};
+
+describe('mergeClaudeSettings', () => {
+  it('installs one handler per event into empty settings, with a timeout that lifts SessionEnd past 1.5 s', () => {
+    const { value, changed } = mergeClaudeSettings(undefined, BIN);
+    const settings = value as Settings;
+    expect(changed).toBe(true);
+    expect(Object.keys(settings.hooks).sort()).toEqual([...HOOK_EVENTS].sort());
+    for (const event of HOOK_EVENTS) {
+      expect(settings.hooks[event]).toEqual([
+        {
+          ...(event === 'PostToolUse' ? { matcher: '*' } : {}),
+          hooks: [{ type: 'command', command: `${BIN} hook ${event}`, timeout: 5 }],
+        },
+      ]);
+    }
+    expect(settings.enabledMcpjsonServers).toEqual(['memex']);
+  });
+
+  it('keeps every other key, hook and server, and changes nothing on a second run', () => {
+    const existing = {
+      model: 'opus',
+      env: { FOO: '1' },
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
+      },
+      enabledMcpjsonServers: ['github'],
+    };
+    const once = mergeClaudeSettings(existing, BIN).value as Settings;
+    expect(once.model).toBe('opus');
+    expect(once.env).toEqual({ FOO: '1' });
+    expect(once.hooks.PreToolUse).toEqual(existing.hooks.PreToolUse);
+    expect(once.hooks.Stop![0]).toEqual(existing.hooks.Stop[0]);
+    expect(once.hooks.Stop).toHaveLength(2);
+    expect(once.enabledMcpjsonServers).toEqual(['github', 'memex']);
+    expect(existing.hooks.Stop).toHaveLength(1);
+
+    const twice = mergeClaudeSettings(once, BIN);
+    expect(twice.changed).toBe(false);
+    expect(twice.value).toEqual(once);
+  });
+
+  it('moves its own handlers to a new checkout path in place, keeping fields a user added', () => {
+    const old = mergeClaudeSettings(undefined, '/old/place/bin/memex').value as Settings;
+    old.hooks.Stop![0]!.hooks[0]!.statusMessage = 'saving memory';
+    const moved = mergeClaudeSettings(old, BIN).value as Settings;
+    expect(moved.hooks.Stop).toEqual([
+      { hooks: [{ type: 'command', command: `${BIN} hook Stop`, timeout: 5, statusMessage: 'saving memory' }] },
+    ]);
+  });
+
+  it('refuses shapes Claude Code would not accept instead of overwriting them', () => {
+    expect(() => mergeClaudeSettings([], BIN)).toThrow(SettingsShapeError);
+    expect(() => mergeClaudeSettings({ hooks: [] }, BIN)).toThrow('"hooks" is not an object');
+    expect(() => mergeClaudeSettings({ hooks: { Stop: {} } }, BIN)).toThrow('"hooks.Stop" is not an array');
+    expect(() => mergeClaudeSettings({ enabledMcpjsonServers: 'memex' }, BIN)).toThrow(SettingsShapeError);
+  });
+});
+
+describe('mergeMcpConfig', () => {
+  it('adds the stdio server beside others and keeps fields added to its entry', () => {
+    const existing = { mcpServers: { github: { command: 'gh' }, memex: { command: 'x', env: { MEMEX_URL: 'u' } } } };
+    const { value } = mergeMcpConfig(existing, BIN);
+    expect(value).toEqual({
+      mcpServers: {
+        github: { command: 'gh' },
+        memex: { type: 'stdio', command: BIN, args: ['mcp'], env: { MEMEX_URL: 'u' } },
+      },
+    });
+    expect(mergeMcpConfig(value, BIN).changed).toBe(false);
+    expect(() => mergeMcpConfig({ mcpServers: [] }, BIN)).toThrow(SettingsShapeError);
+  });
+});
+
+describe('isMemexHook and shellWord', () => {
+  it('recognises its handlers whatever the path, and only for their event', () => {
+    expect(isMemexHook({ type: 'command', command: "'/my dir/bin/memex' hook Stop" }, 'Stop')).toBe(true);
+    expect(isMemexHook({ type: 'command', command: 'memex hook Stop' }, 'Stop')).toBe(true);
+    expect(isMemexHook({ type: 'command', command: 'memex hook StopFailure' }, 'Stop')).toBe(false);
+    expect(isMemexHook({ type: 'command', command: 'memex hook Stop' }, 'SessionEnd')).toBe(false);
+    expect(isMemexHook({ type: 'http', url: 'memex hook Stop' }, 'Stop')).toBe(false);
+  });
+
+  it('quotes paths a shell would split', () => {
+    expect(shellWord('/opt/memex/bin/memex')).toBe('/opt/memex/bin/memex');
+    expect(shellWord("/Users/o'neil/my memex/bin/memex")).toBe("'/Users/o'\\''neil/my memex/bin/memex'");
+  });
+});

@@ -1,0 +1,338 @@
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { BrainApiModule } from '../../apps/brain-api/src';
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { transcriptToEvents } from '@memex/transcript';
+import { insertItem } from '../support/items';
+import { freePort, runCli, type CliRun } from '../support/processes';
+import { useTestApp } from '../support/use-test-app';
+
+const ctx = useTestApp([IngestApiModule, BrainApiModule]);
+
+const FIXTURE = readFileSync(join(__dirname, '../fixtures/claude-code/session-discount-fix.jsonl'), 'utf8');
+const LINES = FIXTURE.split('\n').filter((l) => l.trim());
+const ALL_EVENTS = transcriptToEvents(FIXTURE).length;
+/** Just after the first tool call: its result is read by a later hook than the call. */
+const SPLIT = LINES.findIndex((line) => line.includes('"type":"tool_use"')) + 1;
+
+let sessionCounter = 0;
+
+/** A Claude Code session on disk: its transcript file, its own hook state, an id. */
+function newSession() {
+  sessionCounter += 1;
+  const dir = mkdtempSync(join(tmpdir(), 'memex-hook-'));
+  const sessionId = `7c1e2a90-5b3d-4f7e-9a61-${String(sessionCounter).padStart(12, '0')}-${process.pid}`;
+  // Event ids come from the transcript's line uuids and are unique in a project: each session its own.
+  const tag = (sessionCounter * 7919 + process.pid).toString(16).padStart(4, '0').slice(-4);
+  return {
+    sessionId,
+    lines: LINES.map((line) => line.replaceAll('0b5f', tag)),
+    transcript: join(dir, `${sessionId}.jsonl`),
+    stateDir: join(dir, 'state'),
+    cwd: '/home/dev/projects/shop-api',
+  };
+}
+type Session = ReturnType<typeof newSession>;
+
+/** Hook payloads in the shapes Claude Code sends (shared/realdata/hook_payloads). */
+function payload(session: Session, event: string, extra: Record<string, unknown> = {}): string {
+  const common = {
+    session_id: session.sessionId,
+    transcript_path: session.transcript,
+    cwd: session.cwd,
+    hook_event_name: event,
+  };
+  const byEvent: Record<string, Record<string, unknown>> = {
+    SessionStart: { source: 'startup', model: 'claude-opus-4-8[1m]' },
+    UserPromptSubmit: { permission_mode: 'default', prompt: 'Why does applying a discount crash the cart?' },
+    PostToolUse: {
+      permission_mode: 'default',
+      tool_name: 'Edit',
+      tool_input: { file_path: `${session.cwd}/src/cart/discount.ts`, old_string: 'a', new_string: 'b' },
+      tool_response: { filePath: `${session.cwd}/src/cart/discount.ts`, userModified: false, replaceAll: false },
+      tool_use_id: 'toolu_01ABC123',
+      duration_ms: 12,
+    },
+    PreCompact: { trigger: 'auto', custom_instructions: null },
+    Stop: {
+      permission_mode: 'default',
+      effort: { level: 'high' },
+      stop_hook_active: false,
+      last_assistant_message: 'The discount is now clamped; tests pass.',
+      background_tasks: [],
+      session_crons: [],
+    },
+    SessionEnd: { reason: 'other' },
+  };
+  return JSON.stringify({ ...common, ...byEvent[event], ...extra });
+}
+
+function env(session: Session, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    MEMEX_URL: ctx.server.url,
+    MEMEX_API_KEY: ctx.project.apiKey,
+    MEMEX_HOOK_STATE_DIR: session.stateDir,
+    // No stray local project: the environment alone configures the hook.
+    MEMEX_LOCAL_STATE_DIR: join(session.stateDir, 'no-local-project'),
+    ...overrides,
+  };
+}
+
+function hook(session: Session, event: string, overrides: Record<string, string> = {}, extra = {}): Promise<CliRun> {
+  return runCli(['hook', event], env(session, overrides), payload(session, event, extra));
+}
+
+async function storedEvents(session: Session): Promise<{ total: number; distinct: number }> {
+  const row = await sql<{ total: string; distinct: string }>`
+    select count(*) as total, count(distinct e.event_id) as distinct
+    from raw_events e join sessions s on s.id = e.session_id
+    where s.project_id = ${ctx.project.projectId} and s.external_id = ${session.sessionId}`.execute(ctx.database.db);
+  return { total: Number(row.rows[0]!.total), distinct: Number(row.rows[0]!.distinct) };
+}
+
+async function completedAt(session: Session): Promise<Date | null | undefined> {
+  const row = await ctx.database.db
+    .selectFrom('sessions')
+    .select('completed_at')
+    .where('project_id', '=', ctx.project.projectId)
+    .where('external_id', '=', session.sessionId)
+    .executeTakeFirst();
+  return row?.completed_at;
+}
+
+function spooled(session: Session): string[] {
+  const dir = join(session.stateDir, 'spool');
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : [];
+}
+
+function context(run: CliRun): { hookEventName: string; additionalContext: string } {
+  return (JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } })
+    .hookSpecificOutput;
+}
+
+describe('memex hook, with Memex up', () => {
+  const session = newSession();
+  const title = 'Discounts are clamped to the cart subtotal';
+
+  beforeAll(async () => {
+    await insertItem(ctx.database.db, ctx.project.projectId, {
+      type: 'Decision',
+      title,
+      facts: 'applyDiscount clamps the discount to the cart subtotal so totals never go negative.',
+    });
+  });
+
+  it('SessionStart captures the transcript so far and prints the brain as additional context', async () => {
+    // The first half, and a line Claude Code is still writing.
+    const half = SPLIT;
+    const partial = session.lines[half]!.slice(0, 40);
+    writeFileSync(session.transcript, `${session.lines.slice(0, half).join('\n')}\n${partial}`);
+
+    const run = await hook(session, 'SessionStart');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(context(run).hookEventName).toBe('SessionStart');
+    expect(context(run).additionalContext).toContain('# Project brain');
+    expect(context(run).additionalContext).toContain(title);
+    expect(context(run).additionalContext.length).toBeLessThanOrEqual(10_000);
+
+    const firstHalf = transcriptToEvents(session.lines.slice(0, half).join('\n')).length;
+    expect(firstHalf).toBeGreaterThan(0);
+    expect(await storedEvents(session)).toEqual({ total: firstHalf, distinct: firstHalf });
+    expect(spooled(session)).toEqual([]);
+  });
+
+  it('PostToolUse reads on from where it stopped, the half-written line included, and never twice', async () => {
+    const half = SPLIT;
+    appendFileSync(
+      session.transcript,
+      `${session.lines[half]!.slice(40)}\n${session.lines.slice(half + 1).join('\n')}\n`,
+    );
+
+    const run = await hook(session, 'PostToolUse');
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await storedEvents(session)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+
+    // Nothing new: nothing sent again. A lost cursor re-reads everything; ids keep it single.
+    await hook(session, 'PostToolUse');
+    writeFileSync(join(session.stateDir, 'sessions', readdirSync(join(session.stateDir, 'sessions'))[0]!), '{}');
+    await hook(session, 'PostToolUse');
+    expect(await storedEvents(session)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+  });
+
+  it('tool results read in a later hook still name their tool', async () => {
+    const rows = await sql<{ type: string; tool: string | null }>`
+      select e.type, e.metadata->>'tool' as tool from raw_events e join sessions s on s.id = e.session_id
+      where s.external_id = ${session.sessionId} and e.type in ('command', 'tool_result', 'error')`.execute(
+      ctx.database.db,
+    );
+    expect(LINES[SPLIT]).toContain('"type":"tool_result"');
+    expect(rows.rows.length).toBeGreaterThan(0);
+    expect(rows.rows.every((r) => r.tool !== null)).toBe(true);
+  });
+
+  it('UserPromptSubmit prints a context pack for the prompt, and nothing when turned off', async () => {
+    const run = await hook(session, 'UserPromptSubmit', {}, { prompt: 'How are cart discounts clamped?' });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(context(run).hookEventName).toBe('UserPromptSubmit');
+    expect(context(run).additionalContext).toContain(title);
+
+    const off = await hook(session, 'UserPromptSubmit', { MEMEX_HOOK_CONTEXT_TOKENS: '0' });
+    expect(off).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const slash = await hook(session, 'UserPromptSubmit', {}, { prompt: '/compact' });
+    expect(slash).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it.each(['Stop', 'PreCompact', 'SessionEnd'])('%s completes the session', async (event) => {
+    const own = newSession();
+    writeFileSync(own.transcript, `${own.lines.slice(0, 6).join('\n')}\n`);
+    const run = await hook(own, event);
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await completedAt(own)).toBeInstanceOf(Date);
+    expect(spooled(own)).toEqual([]);
+  });
+
+  it('SessionEnd of a session with nothing captured is quiet', async () => {
+    const empty = newSession();
+    const run = await hook(empty, 'SessionEnd');
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await completedAt(empty)).toBeUndefined();
+    expect(spooled(empty)).toEqual([]);
+  });
+
+  it('exits 0 with one line on stderr for input it cannot use', async () => {
+    const s = newSession();
+    const garbage = await runCli(['hook', 'PostToolUse'], env(s), 'not json');
+    expect(garbage).toMatchObject({ code: 0, stdout: '' });
+    expect(garbage.stderr.trim().split('\n')).toEqual(['memex hook PostToolUse: stdin is not JSON; nothing recorded']);
+    const unknown = await runCli(['hook', 'Bogus'], env(s), payload(s, 'Stop'));
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toMatch(/^memex hook: unknown event "Bogus"/);
+  });
+});
+
+describe('memex hook, with Memex down', () => {
+  let hung: Server;
+  let hungPort: number;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    // Accepts connections and never answers: the worst case for a hook's time.
+    hung = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    hungPort = (hung.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    sockets.forEach((s) => s.destroy());
+    await new Promise((resolve) => hung.close(resolve));
+  });
+
+  it('spools, says so in one line, and a later hook delivers everything once', async () => {
+    const session = newSession();
+    writeFileSync(session.transcript, `${session.lines.slice(0, 10).join('\n')}\n`);
+    const down = { MEMEX_URL: `http://127.0.0.1:${await freePort()}` };
+
+    const first = await hook(session, 'PostToolUse', down);
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr.trim().split('\n')).toHaveLength(1);
+    expect(first.stderr).toMatch(/Memex is not reachable at .*; \d+ request\(s\) kept in .*spool/);
+
+    appendFileSync(session.transcript, `${session.lines.slice(10).join('\n')}\n`);
+    const stop = await hook(session, 'Stop', down);
+    expect(stop.code).toBe(0);
+    const start = await hook(session, 'SessionStart', down);
+    expect(start).toMatchObject({ code: 0, stdout: '' });
+    expect(spooled(session).length).toBeGreaterThanOrEqual(2);
+    expect(await storedEvents(session)).toEqual({ total: 0, distinct: 0 });
+
+    const back = await hook(session, 'UserPromptSubmit', { MEMEX_HOOK_CONTEXT_TOKENS: '0' });
+    expect(back).toMatchObject({ code: 0, stderr: '' });
+    expect(spooled(session)).toEqual([]);
+    expect(await storedEvents(session)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+    expect(await completedAt(session)).toBeInstanceOf(Date);
+  });
+
+  it('spools when no key is configured yet, and delivers once one is', async () => {
+    const session = newSession();
+    writeFileSync(session.transcript, `${session.lines.join('\n')}\n`);
+    const noKey = await hook(session, 'PostToolUse', { MEMEX_API_KEY: '' });
+    expect(noKey.code).toBe(0);
+    expect(noKey.stderr).toMatch(/no Memex API key/);
+    expect(spooled(session).length).toBeGreaterThan(0);
+    await hook(session, 'PostToolUse');
+    expect(await storedEvents(session)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+  });
+
+  it('gives up on a server that never answers at the budget, keeping the events', async () => {
+    const session = newSession();
+    writeFileSync(session.transcript, `${session.lines.join('\n')}\n`);
+    const run = await hook(session, 'SessionStart', { MEMEX_URL: `http://127.0.0.1:${hungPort}` });
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    // Bounded by the 2 s budget (plus process start); without the deadline it would hang to the test timeout.
+    expect(run.ms).toBeLessThan(4000);
+    expect(spooled(session).length).toBeGreaterThan(0);
+    await hook(session, 'PostToolUse');
+    expect(await storedEvents(session)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+  });
+});
+
+describe('memex init', () => {
+  it('prints without writing, merges with --write keeping what is there, and is idempotent', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'memex-init-'));
+    const settingsPath = join(project, '.claude', 'settings.json');
+    const existing = {
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] },
+      enabledMcpjsonServers: ['github'],
+    };
+    writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    writeFileSync(settingsPath, JSON.stringify(existing));
+    const cliEnv = { MEMEX_LOCAL_STATE_DIR: join(project, 'none'), MEMEX_URL: ctx.server.url };
+
+    const dry = await runCli(['init', '--dir', project], cliEnv);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('hook SessionStart');
+    expect(JSON.parse(readFileSync(settingsPath, 'utf8'))).toEqual(existing);
+
+    const write = await runCli(['init', '--write', '--dir', project], cliEnv);
+    expect(write.code).toBe(0);
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as {
+      model: string;
+      hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>;
+      enabledMcpjsonServers: string[];
+    };
+    expect(settings.model).toBe('opus');
+    expect(settings.enabledMcpjsonServers).toEqual(['github', 'memex']);
+    expect(settings.hooks.Stop!.flatMap((g) => g.hooks.map((h) => h.command))).toEqual([
+      'say done',
+      expect.stringMatching(/bin\/memex hook Stop$/),
+    ]);
+    expect(Object.keys(settings.hooks).sort()).toEqual(
+      ['PostToolUse', 'PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit'].sort(),
+    );
+    const mcp = JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')) as {
+      mcpServers: Record<string, { command: string; args?: string[] }>;
+    };
+    expect(mcp.mcpServers.github).toEqual({ command: 'gh-mcp' });
+    expect(mcp.mcpServers.memex).toMatchObject({ type: 'stdio', args: ['mcp'] });
+
+    const before = readFileSync(settingsPath, 'utf8');
+    const again = await runCli(['init', '--write', '--dir', project], cliEnv);
+    expect(again.stdout).toContain('is up to date');
+    expect(readFileSync(settingsPath, 'utf8')).toBe(before);
+  });
+
+  it('refuses to touch a settings file that is not JSON', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'memex-init-'));
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    writeFileSync(join(project, '.claude', 'settings.json'), '{ "hooks": ');
+    const run = await runCli(['init', '--write', '--dir', project], { MEMEX_LOCAL_STATE_DIR: join(project, 'none') });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/settings\.json is not valid JSON; fix it first, nothing was written/);
+    expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toBe('{ "hooks": ');
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false);
+  });
+});
