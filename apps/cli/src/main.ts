@@ -2,8 +2,6 @@ import { isHookEvent } from '@memex/claude-hooks';
 import { resolveConnection } from './connection';
 import { hookConfig } from './hook/hook-config';
 import { runHook } from './hook/run-hook';
-import { runInit } from './init';
-import { serveMcpOnStdio } from './mcp-stdio';
 
 export interface CliContext {
   /** The checkout the CLI runs from (its `.memex` holds the local project). */
@@ -70,6 +68,8 @@ export async function main(argv: string[], context: CliContext): Promise<number 
   if (command === 'hook') return hook(rest[0], context);
   const connection = resolveConnection(process.env, context.repoRoot);
   if (command === 'mcp') {
+    // Loaded only here: the MCP SDK would add a third to every hook's start-up.
+    const { serveMcpOnStdio } = await import('./mcp-stdio');
     await serveMcpOnStdio(connection);
     // The transport keeps the process alive until the client closes stdin.
     return undefined;
@@ -82,6 +82,7 @@ export async function main(argv: string[], context: CliContext): Promise<number 
       process.stderr.write('memex init: --dir needs a value\n');
       return 2;
     }
+    const { runInit } = await import('./init');
     return runInit({ dir, write, bin: context.bin, connection, out: (line) => process.stdout.write(`${line}\n`) });
   }
   process.stderr.write(`memex: unknown command ${command}\n${COMMANDS_USAGE}\n`);
