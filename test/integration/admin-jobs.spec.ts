@@ -1,5 +1,6 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import IORedis from 'ioredis';
+import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { JOBS, QUEUES } from '@memex/queue';
 import { request, type ErrorBody } from '../support/http';
@@ -7,7 +8,7 @@ import { ADMIN_TOKEN, TEST_REDIS_URL } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
 
-const ctx = useTestApp([IngestApiModule]);
+const ctx = useTestApp([IngestApiModule, BrainApiModule]);
 
 describe('operator job endpoints', () => {
   it('lists failed jobs with their reason and sends one round again', async () => {

@@ -114,4 +114,46 @@ describe('a worker killed mid-job', () => {
     const jobs = await ctx.queue.queue.getJobs(['completed']);
     expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.created === 2)).toBe(true);
   }, 60_000);
+
+  it('on SIGTERM takes no new job, finishes the one it runs, then exits', async () => {
+    const events = [rawEvent('prompt', 'We decided to keep webhook secrets in the vault, never in the database.')];
+    llm.enqueue({
+      delayMs: 1500,
+      content: modelAnswer([
+        {
+          type: 'Decision',
+          title: 'Keep webhook secrets in the vault',
+          facts: 'Webhook secrets live in the vault, not in the database.',
+          schemaKey: 'root/decisions',
+          dedupHint: 'decision:webhooks:secrets-in-vault',
+          importance: 4,
+          confidence: 0.9,
+          evidence: [{ eventId: events[0]!.eventId, quote: 'keep webhook secrets in the vault' }],
+        },
+      ]),
+    });
+    const asked = llm.requests.length;
+    const worker = await startWorker();
+    try {
+      const res = await request(`${ctx.server.url}/api/v2/events`, {
+        key: ctx.project.apiKey,
+        body: { sessionId: 'drain', events },
+      });
+      expect(res.status).toBe(202);
+      await waitFor(() => llm.requests.length === asked + 1);
+      worker.child.kill('SIGTERM');
+      // Nest re-raises the signal once its shutdown hooks (the worker's close) are done; 1 would be the forced exit.
+      const exit = await worker.exited;
+      expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    } finally {
+      worker.child.kill('SIGKILL');
+    }
+    const items = await ctx.database.db
+      .selectFrom('memory_items')
+      .innerJoin('sessions', 'sessions.id', 'memory_items.session_id')
+      .select('memory_items.dedup_hint')
+      .where('sessions.external_id', '=', 'drain')
+      .execute();
+    expect(items.map((i) => i.dedup_hint)).toEqual(['decision:webhooks:secrets-in-vault']);
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { hashApiKey } from '@memex/domain';
 import { event, request, type ErrorBody } from '../support/http';
@@ -9,7 +10,7 @@ let server: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startTestApp([IngestApiModule], { DATABASE_URL: database.url });
+  server = await startTestApp([IngestApiModule, BrainApiModule], { DATABASE_URL: database.url });
 });
 
 afterAll(async () => {
@@ -84,7 +85,10 @@ describe('POST /api/v2/projects', () => {
 describe('with MEMEX_ADMIN_TOKEN unset', () => {
   let closed: TestApp;
   beforeAll(async () => {
-    closed = await startTestApp([IngestApiModule], { DATABASE_URL: database.url, MEMEX_ADMIN_TOKEN: undefined });
+    closed = await startTestApp([IngestApiModule, BrainApiModule], {
+      DATABASE_URL: database.url,
+      MEMEX_ADMIN_TOKEN: undefined,
+    });
   });
   afterAll(() => closed.close());
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminJobsController } from './admin-jobs.controller';
 import { BrainController } from './brain.controller';
 import { BrainService } from './brain.service';
 import { HygieneController } from './hygiene.controller';
@@ -7,6 +8,7 @@ import { ManualItemService } from './manual-items.service';
 import { McpController } from './mcp/mcp.controller';
 import { ProjectMemoryFactory } from './mcp/project-memory';
 import { MemoryItemsController } from './memory-items.controller';
+import { ProjectsController } from './projects.controller';
 import { QueueBoard } from './queue-board';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
@@ -14,10 +16,21 @@ import { RetrievalModule } from '@memex/retrieval';
 import { RevalidationHook } from './revalidation.hook';
 import { RevisionCache } from './revision-cache';
 
-/** The layered, budgeted, cached brain, memory items, search, MCP, hygiene review and the queue board. */
+/**
+ * Everything but the ingest hot path: the brain, memory items, search, MCP, hygiene review,
+ * projects and the operator endpoints (jobs, queue board).
+ */
 @Module({
   imports: [RetrievalModule],
-  controllers: [BrainController, MemoryItemsController, HygieneController, SearchController, McpController],
+  controllers: [
+    BrainController,
+    MemoryItemsController,
+    HygieneController,
+    SearchController,
+    McpController,
+    ProjectsController,
+    AdminJobsController,
+  ],
   providers: [
     BrainService,
     RevalidationHook,

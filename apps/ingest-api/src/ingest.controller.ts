@@ -1,28 +1,18 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
-  createProjectBodySchema,
   eventBatchSchema,
   isBatchSizeIssue,
   sessionParamsSchema,
   type AcceptedBatch,
-  type CreateProjectBody,
-  type CreatedProject,
   type EventBatch,
 } from '@memex/domain';
-import { AdminTokenGuard, ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
 import { IngestService } from './ingest.service';
 
+/** The hot path: events in, sessions completed. Projects and operator endpoints are brain-api's. */
 @Controller('api/v2')
 export class IngestController {
   constructor(private readonly ingest: IngestService) {}
-
-  /** Operators create projects; the key in the answer is shown this once. */
-  @Post('projects')
-  @HttpCode(201)
-  @UseGuards(AdminTokenGuard)
-  createProject(@Body(new ZodPipe(createProjectBodySchema)) body: CreateProjectBody): Promise<CreatedProject> {
-    return this.ingest.createProject(body.name);
-  }
 
   @Post('events')
   @HttpCode(202)

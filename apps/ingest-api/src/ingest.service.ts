@@ -1,23 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { ProjectRepository, RawEventRepository, SessionRepository } from '@memex/db';
-import { DomainError, type AcceptedBatch, type CreatedProject, type EventBatch } from '@memex/domain';
+import { RawEventRepository, SessionRepository } from '@memex/db';
+import { DomainError, type AcceptedBatch, type EventBatch } from '@memex/domain';
 import { EnrichmentEnqueuer } from './enrichment-enqueuer';
 import { IngestMetrics } from './ingest.metrics';
 
 @Injectable()
 export class IngestService {
   constructor(
-    private readonly projects: ProjectRepository,
     private readonly events: RawEventRepository,
     private readonly sessions: SessionRepository,
     private readonly enqueuer: EnrichmentEnqueuer,
     private readonly metrics: IngestMetrics,
   ) {}
-
-  async createProject(name: string): Promise<CreatedProject> {
-    const { projectId, apiKey } = await this.projects.createWithKey(name);
-    return { projectId, apiKey };
-  }
 
   /** Commit first, enqueue second: a lost enqueue is recoverable, a lost event is not. */
   async ingest(projectId: string, batch: EventBatch): Promise<AcceptedBatch> {

@@ -80,6 +80,15 @@ export const configSchema = z
      * Give workers a grace period (Kubernetes terminationGracePeriodSeconds) above it.
      */
     SHUTDOWN_TIMEOUT_MS: int(1000, 3_600_000).default(25_000),
+    /**
+     * Apply pending migrations at start (the default, for one-process and small setups). Off
+     * where a migration job runs first (compose, Kubernetes): the app then refuses to start on
+     * a schema that lacks a migration it needs.
+     */
+    MIGRATE_ON_START: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true'),
     /** Where `npm start` keeps the local project's key between runs. */
     MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
   })

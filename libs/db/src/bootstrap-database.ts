@@ -100,3 +100,20 @@ export async function migrateToLatest(db: Kysely<DB>, url: string): Promise<Migr
     await lock.end();
   }
 }
+
+/** Migrations this code knows that the database has not applied (all of them when it does not exist). */
+export async function pendingMigrations(url: string): Promise<string[]> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    if ((error as { code?: string }).code === '3D000') return Object.keys(MIGRATIONS);
+    throw error;
+  }
+  try {
+    const executed = await executedMigrations(client);
+    return Object.keys(MIGRATIONS).filter((name) => !executed.includes(name));
+  } finally {
+    await client.end();
+  }
+}

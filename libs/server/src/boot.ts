@@ -1,12 +1,22 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { ConfigError, loadConfig, redactUrl, type Config } from '@memex/config';
-import { MigrationError, createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
+import { MigrationError, createDatabase, ensureDatabaseExists, migrateToLatest, pendingMigrations } from '@memex/db';
 import { PlatformModule } from './platform.module';
 import { DependencyUnavailableError, checkDependencies } from './preflight';
 
 /** What every process does before Nest starts: dependencies answer, database exists, schema current. */
 export async function prepareRuntime(config: Config): Promise<string[]> {
   await checkDependencies(config);
+  if (!config.MIGRATE_ON_START) {
+    const pending = await pendingMigrations(config.DATABASE_URL);
+    if (pending.length > 0) {
+      throw new MigrationError(
+        `the schema lacks ${pending.join(', ')} and MIGRATE_ON_START=false: run the migration job first (APP=migrate)`,
+        [],
+      );
+    }
+    return [];
+  }
   try {
     await ensureDatabaseExists(config.DATABASE_URL);
   } catch (error) {

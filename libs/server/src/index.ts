@@ -14,3 +14,4 @@ export * from './zod.pipe';
 export * from './boot';
 export * from './ttl-cache';
 export * from './queue-worker';
+export * from './log-context';

@@ -8,6 +8,7 @@ import { DatabaseModule } from './database.module';
 import { ProjectKeyResolver } from './auth';
 import { GlobalExceptionFilter } from './exception.filter';
 import { HealthController } from './health';
+import { jobLogFields } from './log-context';
 import { MetricsController, MetricsRegistry } from './metrics';
 import { QueueModule } from './queue.module';
 
@@ -31,6 +32,8 @@ export class PlatformModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.LOG_LEVEL,
+            // Lines written while a worker runs a job carry its id.
+            mixin: jobLogFields,
             genReqId: (req) => {
               const given = req.headers['x-request-id'];
               return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();

@@ -20,6 +20,7 @@ import {
 } from '@memex/queue';
 import { CONFIG } from './config.module';
 import { logConnectionErrors } from './connection-errors';
+import { jobLogContext } from './log-context';
 
 /** One class per job: the registry refuses to start a worker unless each job has exactly one. */
 export interface JobHandler<K extends JobKey = JobKey> {
@@ -91,7 +92,9 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     const parsed = JOBS[handler.job].schema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
-    return handler.handle(parsed.data as never, job, token);
+    return jobLogContext.run({ jobId: String(job.id), queue: job.queueName, job: job.name }, () =>
+      handler.handle(parsed.data as never, job, token),
+    );
   }
 }
 
