@@ -163,7 +163,9 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
     const missing = await request<ErrorBody>(`${ctx.server.url}/mcp`, { body: {} });
     expect(missing.status).toBe(401);
     expect(missing.body.error.code).toBe('UNAUTHORIZED');
-    await expect(connect(httpClientTransport('mx_not_a_real_key_0000000000000000000000'))).rejects.toThrow();
+    await expect(connect(httpClientTransport('mx_not_a_real_key_0000000000000000000000'))).rejects.toThrow(
+      /401|invalid or revoked API key/,
+    );
   });
 
   it('keeps no stream or session: GET and DELETE are 405', async () => {

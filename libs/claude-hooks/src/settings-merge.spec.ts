@@ -59,6 +59,18 @@ describe('mergeClaudeSettings', () => {
     ]);
   });
 
+  it('leaves a command that does more than the hook, and keeps a timeout the user set', () => {
+    const custom = { type: 'command', command: '/opt/memex/bin/memex hook Stop && notify-send done', timeout: 30 };
+    const own = { type: 'command', command: '/old/bin/memex hook SessionEnd', timeout: 30 };
+    const merged = mergeClaudeSettings({ hooks: { Stop: [{ hooks: [custom] }], SessionEnd: [{ hooks: [own] }] } }, BIN)
+      .value as Settings;
+    expect(merged.hooks.Stop![0]!.hooks).toEqual([custom]);
+    expect(merged.hooks.Stop).toHaveLength(2);
+    expect(merged.hooks.SessionEnd).toEqual([
+      { hooks: [{ type: 'command', command: `${BIN} hook SessionEnd`, timeout: 30 }] },
+    ]);
+  });
+
   it('refuses shapes Claude Code would not accept instead of overwriting them', () => {
     expect(() => mergeClaudeSettings([], BIN)).toThrow(SettingsShapeError);
     expect(() => mergeClaudeSettings({ hooks: [] }, BIN)).toThrow('"hooks" is not an object');
@@ -80,6 +92,11 @@ describe('mergeMcpConfig', () => {
     expect(mergeMcpConfig(value, BIN).changed).toBe(false);
     expect(() => mergeMcpConfig({ mcpServers: [] }, BIN)).toThrow(SettingsShapeError);
   });
+
+  it('leaves an entry that uses the HTTP endpoint alone', () => {
+    const http = { mcpServers: { memex: { type: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { a: 'b' } } } };
+    expect(mergeMcpConfig(http, BIN)).toEqual({ value: http, changed: false });
+  });
 });
 
 describe('isMemexHook and shellWord', () => {
@@ -89,6 +106,9 @@ describe('isMemexHook and shellWord', () => {
     expect(isMemexHook({ type: 'command', command: 'memex hook StopFailure' }, 'Stop')).toBe(false);
     expect(isMemexHook({ type: 'command', command: 'memex hook Stop' }, 'SessionEnd')).toBe(false);
     expect(isMemexHook({ type: 'http', url: 'memex hook Stop' }, 'Stop')).toBe(false);
+    expect(
+      isMemexHook({ type: 'command', command: '/opt/memex/bin/memex hook Stop && notify-send done' }, 'Stop'),
+    ).toBe(false);
   });
 
   it('quotes paths a shell would split', () => {

@@ -25,10 +25,13 @@ export function hookCommand(bin: string, event: HookEvent): string {
   return `${shellWord(bin)} hook ${event}`;
 }
 
-/** Ours whatever path the checkout had when it was installed: `…memex hook <Event>`. */
+/**
+ * Ours whatever path the checkout had when it was installed: exactly `<…/memex> hook <Event>`.
+ * A command that does more (`… hook Stop && notify-send done`) is the user's, left alone.
+ */
 export function isMemexHook(handler: unknown, event: HookEvent): boolean {
   if (!isObject(handler) || handler.type !== 'command' || typeof handler.command !== 'string') return false;
-  return new RegExp(`memex'?\\s+hook\\s+${event}(\\s|$)`).test(handler.command);
+  return new RegExp(`^(?:'[^']*memex'|\\S*memex)\\s+hook\\s+${event}\\s*$`).test(handler.command);
 }
 
 function memexHandler(bin: string, event: HookEvent): Json {
@@ -68,7 +71,8 @@ export function mergeClaudeSettings(existing: unknown, bin: string): Merged<Json
       group.hooks = group.hooks.map((handler: unknown) => {
         if (!isMemexHook(handler, event)) return handler;
         found = true;
-        return { ...(handler as Json), ...wanted };
+        // The command follows the checkout; a timeout the user set stays.
+        return { ...wanted, ...(handler as Json), command: wanted.command };
       });
     }
     if (!found) groups.push({ ...matcherFor(event), hooks: [wanted] });
@@ -96,6 +100,10 @@ export function mergeMcpConfig(existing: unknown, bin: string): Merged<Json> {
   }
   const servers: Json = (config.mcpServers as Json | undefined) ?? {};
   const current = isObject(servers[MCP_SERVER_KEY]) ? (servers[MCP_SERVER_KEY] as Json) : {};
+  // Someone chose the HTTP endpoint (`/mcp` on brain-api): that entry is theirs.
+  if (current.url !== undefined || (current.type !== undefined && current.type !== 'stdio')) {
+    return { value: config, changed: false };
+  }
   servers[MCP_SERVER_KEY] = { ...current, type: 'stdio', command: bin, args: ['mcp'] };
   config.mcpServers = servers;
   return { value: config, changed: JSON.stringify(config) !== JSON.stringify(existing ?? {}) };

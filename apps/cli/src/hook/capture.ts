@@ -24,15 +24,20 @@ export async function captureTranscript(
   let dropped = 0;
   if (payload.transcript_path) {
     const cursor = await loadCursor(stateDir, sessionId, payload.transcript_path);
-    const { lines, offset } = await readNewLines(cursor);
+    const { lines, offset, inode } = await readNewLines(cursor);
     const read = eventsOfLines(lines, cursor.tools);
     for (const batch of toBatches(read.events, BATCH_LIMITS)) {
       await spool.add({ kind: 'events', sessionId, ...(read.branch ? { branch: read.branch } : {}), events: batch });
     }
     events = read.events.length;
     dropped = read.dropped;
-    if (offset !== cursor.offset || lines.length) {
-      await saveCursor(stateDir, sessionId, { transcriptPath: payload.transcript_path, offset, tools: read.tools });
+    if (offset !== cursor.offset || inode !== cursor.inode || lines.length) {
+      await saveCursor(stateDir, sessionId, {
+        transcriptPath: payload.transcript_path,
+        ...(inode !== undefined ? { inode } : {}),
+        offset,
+        tools: read.tools,
+      });
     }
   }
   if (completesSession(event)) await spool.add({ kind: 'complete', sessionId });

@@ -1,6 +1,8 @@
 import { HttpFailure, type MemexHttp } from '../memex-http';
 import type { Spool, SpoolEntry } from './spool';
 
+const MAX_SERVER_FAILURES = 10;
+
 export interface Delivery {
   sent: number;
   /** Left in the spool for a later hook. */
@@ -55,6 +57,17 @@ export async function deliverSpool(spool: Spool, http: MemexHttp, remainingMs: (
       if (entry.kind === 'complete' && error.code === 'SESSION_NOT_FOUND') {
         await spool.remove(name);
         continue;
+      }
+      // An entry the server keeps failing on (it answers, with a 5xx) is set aside after a while.
+      if (error.kind === 'status' && (error.status ?? 0) >= 500) {
+        const failures = (entry.failures ?? 0) + 1;
+        if (failures >= MAX_SERVER_FAILURES) {
+          await spool.reject(name);
+          delivery.rejected += 1;
+          delivery.problem = `the server failed on a request ${failures} times (${error.message}); set aside`;
+          continue;
+        }
+        await spool.rewrite(name, { ...entry, failures });
       }
       if (error.retryable) {
         delivery.kept = names.length - i;

@@ -12,6 +12,9 @@ export interface HookConfig {
   stateDir: string;
 }
 
+/** Leaves room under 2 s for the hard stop and the process's own exit. */
+export const MAX_BUDGET_MS = 1800;
+
 function int(value: string | undefined, fallback: number, min: number, max: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
   return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
@@ -24,7 +27,7 @@ function int(value: string | undefined, fallback: number, min: number, max: numb
 export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
   const stateHome = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
   return {
-    budgetMs: int(env.MEMEX_HOOK_BUDGET_MS, 1800, 200, 2000),
+    budgetMs: int(env.MEMEX_HOOK_BUDGET_MS, 1800, 200, MAX_BUDGET_MS),
     brainTokens: int(env.MEMEX_HOOK_BRAIN_TOKENS, 2000, 500, 2500),
     contextTokens: int(env.MEMEX_HOOK_CONTEXT_TOKENS, 600, 0, 2500),
     stateDir: env.MEMEX_HOOK_STATE_DIR || join(stateHome, 'memex'),

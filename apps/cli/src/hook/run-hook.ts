@@ -30,7 +30,7 @@ export async function runHook(
   if ('problem' in parsed) return { stderr: `memex hook ${event}: ${parsed.problem}; nothing recorded` };
   const { payload } = parsed;
   const remaining = () => deadline - Date.now();
-  const spool = new Spool(config.stateDir);
+  const spool = new Spool(config.stateDir, connection);
   const http = new MemexHttp(connection);
 
   const captured = await captureTranscript(event, payload, spool, config.stateDir);

@@ -11,6 +11,14 @@ const PACK_PREFACE = 'Memex memory relevant to this prompt:';
 /** A pack that missed the budget once would likely miss it again: prompts skip it for a while. */
 const PACK_PAUSE_MS = 10 * 60_000;
 
+/** The prompt as the API accepts a query: at most 2,000 UTF-16 units, no NUL, no half of a surrogate pair. */
+function asQuery(prompt: string): string {
+  return prompt
+    .slice(0, 2000)
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .replace(/\u0000/g, ' ');
+}
+
 function pauseFile(stateDir: string): string {
   return join(stateDir, 'context-pack-paused.json');
 }
@@ -40,7 +48,7 @@ async function promptContext(
   if (paused && paused.until > Date.now()) return {};
   try {
     const pack = await http.json<ContextPackView>('POST', '/api/v2/context-pack', {
-      body: { query: prompt.slice(0, 2000), maxTokens: config.contextTokens, filters: { includeRecent: false } },
+      body: { query: asQuery(prompt), maxTokens: config.contextTokens, filters: { includeRecent: false } },
       timeoutMs: remainingMs,
     });
     if (pack.components.length === 0) return {};

@@ -1,60 +1,96 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RawEventInput } from '@memex/domain';
+import type { Connection } from '../connection';
 import { readJson, writeAtomically } from './atomic-file';
 
 /** One request to send: a batch of a session's events, or the session's completion. */
-export type SpoolEntry =
+export type SpoolEntry = (
   | { kind: 'events'; sessionId: string; branch?: string; events: RawEventInput[] }
-  | { kind: 'complete'; sessionId: string };
+  | { kind: 'complete'; sessionId: string }
+) & {
+  /** Times the server answered it with a 5xx: an entry it can never take must not block the rest. */
+  failures?: number;
+};
 
 let sequence = 0;
+
+/**
+ * Which key an entry was captured for (the key names the project; a server that moved keeps
+ * it); the key itself is never written down.
+ */
+function destination(apiKey: string | undefined): string {
+  return createHash('sha256')
+    .update(apiKey ?? '')
+    .digest('hex')
+    .slice(0, 16);
+}
 
 /**
  * Every request goes through this directory before it is sent, and leaves it only when the
  * server has taken it (or refused it for good). So a hook killed at its deadline, or a server
  * that is down, loses nothing; a request sent twice is harmless because events carry stable
  * ids. Names sort by time, so batches go out in the order they were read.
+ *
+ * Entries are kept per key: hooks of projects with different keys share the state directory,
+ * and one project's events must never go out with another's key. What was captured before
+ * any key was set goes out with the first key configured.
  */
 export class Spool {
-  private readonly dir: string;
+  private readonly root: string;
+  private readonly own: string;
+  private readonly unconfigured: string;
   private readonly rejectedDir: string;
 
-  constructor(stateDir: string) {
-    this.dir = join(stateDir, 'spool');
+  constructor(stateDir: string, connection: Connection) {
+    this.root = join(stateDir, 'spool');
+    this.own = destination(connection.apiKey);
+    this.unconfigured = destination(undefined);
     this.rejectedDir = join(stateDir, 'rejected');
   }
 
   async add(entry: SpoolEntry): Promise<void> {
     sequence += 1;
     const name = `${String(Date.now()).padStart(15, '0')}-${String(process.pid).padStart(8, '0')}-${String(sequence).padStart(6, '0')}.json`;
-    await writeAtomically(join(this.dir, name), JSON.stringify(entry));
+    await writeAtomically(join(this.root, this.own, name), JSON.stringify(entry));
   }
 
+  /** This destination's entries (and those captured before a key was set), oldest first, as `<dir>/<name>`. */
   async pending(): Promise<string[]> {
-    try {
-      return (await readdir(this.dir)).filter((name) => name.endsWith('.json')).sort();
-    } catch {
-      return [];
-    }
+    const dirs = this.own === this.unconfigured ? [this.own] : [this.unconfigured, this.own];
+    const entries = await Promise.all(
+      dirs.map(async (dir) => {
+        try {
+          return (await readdir(join(this.root, dir))).filter((n) => n.endsWith('.json')).map((n) => `${dir}/${n}`);
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return entries.flat().sort((a, b) => (a.slice(17) < b.slice(17) ? -1 : a.slice(17) > b.slice(17) ? 1 : 0));
   }
 
-  read(name: string): Promise<SpoolEntry | undefined> {
-    return readJson<SpoolEntry>(join(this.dir, name));
+  read(entry: string): Promise<SpoolEntry | undefined> {
+    return readJson<SpoolEntry>(join(this.root, entry));
   }
 
   /** Sent. Another hook may have sent (and removed) it first. */
-  async remove(name: string): Promise<void> {
-    await unlink(join(this.dir, name)).catch(() => undefined);
+  async remove(entry: string): Promise<void> {
+    await unlink(join(this.root, entry)).catch(() => undefined);
+  }
+
+  async rewrite(entry: string, value: SpoolEntry): Promise<void> {
+    await writeAtomically(join(this.root, entry), JSON.stringify(value));
   }
 
   /** Refused by the server for a reason retrying cannot fix: kept aside for a person to read. */
-  async reject(name: string): Promise<void> {
+  async reject(entry: string): Promise<void> {
     await mkdir(this.rejectedDir, { recursive: true, mode: 0o700 });
-    await rename(join(this.dir, name), join(this.rejectedDir, name)).catch(() => undefined);
+    await rename(join(this.root, entry), join(this.rejectedDir, entry.replace('/', '-'))).catch(() => undefined);
   }
 
   get path(): string {
-    return this.dir;
+    return join(this.root, this.own);
   }
 }

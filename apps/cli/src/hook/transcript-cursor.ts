@@ -7,6 +7,8 @@ import { readJson, writeAtomically } from './atomic-file';
 /** Where reading a session's transcript stopped, and the tool calls whose results may follow. */
 export interface Cursor {
   transcriptPath: string;
+  /** The file the offset is into: a transcript replaced by another file is read from its start. */
+  inode?: number;
   offset: number;
   tools: ToolMemory;
 }
@@ -21,7 +23,12 @@ function cursorFile(stateDir: string, sessionId: string): string {
 export async function loadCursor(stateDir: string, sessionId: string, transcriptPath: string): Promise<Cursor> {
   const saved = await readJson<Cursor>(cursorFile(stateDir, sessionId));
   if (saved && saved.transcriptPath === transcriptPath && Number.isInteger(saved.offset) && saved.offset >= 0) {
-    return { transcriptPath, offset: saved.offset, tools: Array.isArray(saved.tools) ? saved.tools : [] };
+    return {
+      transcriptPath,
+      ...(typeof saved.inode === 'number' ? { inode: saved.inode } : {}),
+      offset: saved.offset,
+      tools: Array.isArray(saved.tools) ? saved.tools : [],
+    };
   }
   return { transcriptPath, offset: 0, tools: [] };
 }
@@ -32,27 +39,29 @@ export async function saveCursor(stateDir: string, sessionId: string, cursor: Cu
 
 /**
  * The complete lines written since the cursor. Claude Code writes the transcript as it goes,
- * so a half-written last line waits for the next hook. A file shorter than the cursor was
- * replaced: it is read again from the start (its events keep their ids, so nothing doubles).
+ * so a half-written last line waits for the next hook. A file shorter than the cursor, or
+ * another file at the same path, is read from the start (its events keep their ids, so
+ * nothing doubles).
  */
-export async function readNewLines(cursor: Cursor): Promise<{ lines: string[]; offset: number }> {
+export async function readNewLines(cursor: Cursor): Promise<{ lines: string[]; offset: number; inode?: number }> {
   let handle;
   try {
     handle = await open(cursor.transcriptPath, 'r');
   } catch {
-    return { lines: [], offset: cursor.offset };
+    return { lines: [], offset: cursor.offset, ...(cursor.inode !== undefined ? { inode: cursor.inode } : {}) };
   }
   try {
-    const { size } = await handle.stat();
-    const from = size < cursor.offset ? 0 : cursor.offset;
+    const { size, ino } = await handle.stat();
+    const replaced = size < cursor.offset || (cursor.inode !== undefined && cursor.inode !== ino);
+    const from = replaced ? 0 : cursor.offset;
     const length = Math.min(size - from, MAX_READ_BYTES);
-    if (length <= 0) return { lines: [], offset: from };
+    if (length <= 0) return { lines: [], offset: from, inode: ino };
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, from);
     const { lines, consumed } = completeLines(buffer.subarray(0, bytesRead));
     // A line longer than a whole read is no event worth keeping; skipping it keeps the cursor moving.
-    if (consumed === 0 && bytesRead === MAX_READ_BYTES) return { lines: [], offset: from + bytesRead };
-    return { lines, offset: from + consumed };
+    if (consumed === 0 && bytesRead === MAX_READ_BYTES) return { lines: [], offset: from + bytesRead, inode: ino };
+    return { lines, offset: from + consumed, inode: ino };
   } finally {
     await handle.close();
   }
