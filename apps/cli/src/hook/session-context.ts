@@ -16,7 +16,8 @@ function asQuery(prompt: string): string {
   return prompt
     .slice(0, 2000)
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-    .replace(/\u0000/g, ' ');
+    .split('\u0000')
+    .join(' ');
 }
 
 function pauseFile(stateDir: string): string {
