@@ -1,4 +1,6 @@
-# One image for every app; APP selects which one runs (ingest-api, enrichment-worker, brain-api, memex = all in one).
+# One image for every app. APP selects what runs: ingest-api, brain-api, enrichment-worker,
+# hygiene-worker, migrate (the one-shot migration job) or memex (all in one process).
+
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -8,13 +10,20 @@ COPY apps apps
 COPY libs libs
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production
+# Production dependencies only, installed apart so no build tool reaches the final image.
+FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/dist ./dist
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
+WORKDIR /app
+COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/dist ./dist
+COPY package.json ./
+# The code is root's and read-only to the process, which runs as the unprivileged `node` user.
 USER node
 ENV APP=ingest-api HOST=0.0.0.0 PORT=8080
 EXPOSE 8080
-CMD ["sh", "-c", "exec node --enable-source-maps dist/apps/${APP}/src/main.js"]
+CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]

@@ -1,13 +1,31 @@
+import { pendingMigrations } from '@memex/db';
 import { prepareRuntime, runMain } from '@memex/server';
+
+const WAIT_LIMIT_MS = 10 * 60_000;
+
+function log(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), ...fields })}\n`);
+}
 
 /**
  * The one-shot migration job (compose's `migrate` service, the Kubernetes Job): creates the
  * database if it is missing, applies pending migrations under an advisory lock, and exits 0.
  * The apps then start with MIGRATE_ON_START=false.
+ *
+ * `--wait` (the apps' init container) applies nothing: it returns once the job has brought
+ * the schema up to this release, so pods wait instead of crash-looping on an old schema.
  */
 runMain(async (config) => {
+  if (process.argv.includes('--wait')) {
+    const until = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const pending = await pendingMigrations(config.DATABASE_URL).catch(() => ['(database not reachable)']);
+      if (pending.length === 0) return log({ msg: 'schema is current' });
+      if (Date.now() > until) throw new Error(`schema still lacks ${pending.join(', ')} after 10 minutes`);
+      log({ msg: 'waiting for the migration job', pending });
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
   const applied = await prepareRuntime({ ...config, MIGRATE_ON_START: true });
-  process.stdout.write(
-    `${JSON.stringify({ level: 30, time: Date.now(), msg: 'migrations applied', applied, count: applied.length })}\n`,
-  );
+  log({ msg: 'migrations applied', applied, count: applied.length });
 });
