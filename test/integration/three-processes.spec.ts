@@ -128,6 +128,8 @@ describe('ingest-api, enrichment-worker and brain-api as three processes', () =>
     expect(jobLines.length).toBeGreaterThan(0);
     // Worker lines about a job carry its id and queue.
     expect(jobLines.every((l) => typeof l.jobId === 'string' && typeof l.queue === 'string')).toBe(true);
+    // `job` (the job's name) comes only from the log context, not from any handler's own fields.
+    expect(jobLines.some((l) => l.job === 'enrich-session')).toBe(true);
     // Every HTTP line carries its request id; no key and no event content at info level.
     for (const run of [ingest, brain]) {
       const http = logLines(run).filter((l) => 'req' in l);
