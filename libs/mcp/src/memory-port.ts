@@ -1,4 +1,4 @@
-import type { ItemType } from '@memex/domain';
+import type { ItemType, MemoryItem } from '@memex/domain';
 
 /**
  * What the MCP server needs from Memex. brain-api answers it in process (the project comes
@@ -44,20 +44,27 @@ export interface RememberInput {
   files?: string[];
 }
 
-export interface ItemView {
-  itemId: string;
-  type: ItemType;
-  status: string;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  files: string[];
-  tags: string[];
-  confidence: number;
-  sessionId: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A value as JSON carries it: dates become ISO strings. */
+type AsJson<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+/** A memory item as the HTTP API returns it (the fields the tools show). */
+export type ItemView = AsJson<
+  Pick<
+    MemoryItem,
+    | 'itemId'
+    | 'type'
+    | 'status'
+    | 'title'
+    | 'facts'
+    | 'rationale'
+    | 'files'
+    | 'tags'
+    | 'confidence'
+    | 'sessionId'
+    | 'createdAt'
+    | 'updatedAt'
+  >
+>;
 
 export interface SearchResultView {
   itemId: string;
