@@ -25,14 +25,20 @@ export function runEntry(entry: string, env: Record<string, string>): RunningPro
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = collect(child);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, ...output, exited };
+}
+
+/** What a child process writes, as it arrives. */
+function collect(child: ChildProcess): { stdout: () => string; stderr: () => string } {
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return { stdout: () => out, stderr: () => err };
 }
 
 export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
@@ -65,12 +71,11 @@ export function runCli(args: string[], env: Record<string, string>, input = ''):
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const output = collect(child);
   child.stdin.end(input);
   return new Promise((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
+    child.on('close', (code) =>
+      resolve({ code, stdout: output.stdout(), stderr: output.stderr(), ms: Date.now() - started }),
+    ),
   );
 }

@@ -1,4 +1,5 @@
 import {
+  DECISIONS_SHOWN,
   MemoryError,
   memoryErrorFrom,
   type ContextPackView,
@@ -54,6 +55,7 @@ export function httpMemory(http: MemexHttp): MemoryPort {
     getItem: async (itemId) =>
       (await get<{ item: ItemView }>(`/api/v2/memory-items/${encodeURIComponent(itemId)}`)).item,
     decisions: async () =>
-      (await get<{ items: ItemView[] }>('/api/v2/memory-items?type=Decision&status=active&limit=200')).items,
+      (await get<{ items: ItemView[] }>(`/api/v2/memory-items?type=Decision&status=active&limit=${DECISIONS_SHOWN}`))
+        .items,
   };
 }

@@ -3,9 +3,6 @@ import { resolveConnection } from './connection';
 import { hookConfig } from './hook/hook-config';
 import { runHook } from './hook/run-hook';
 
-/** From process start: whatever hangs, a hook is gone before Claude Code's 2 s are up. */
-const HARD_STOP_MS = 1950;
-
 export interface CliContext {
   /** The checkout the CLI runs from (its `.memex` holds the local project). */
   repoRoot: string;
@@ -38,8 +35,8 @@ function readStdin(timeoutMs: number): Promise<string> {
 async function hook(event: string | undefined, context: CliContext): Promise<number> {
   const config = hookConfig(process.env);
   const deadline = performance.timeOrigin + config.budgetMs;
-  const hardStop = Math.min(deadline + 150, performance.timeOrigin + HARD_STOP_MS);
-  setTimeout(() => process.exit(0), Math.max(0, hardStop - Date.now())).unref();
+  // The budget is at most 1.8 s, so this is never later than bin/memex's own stop at 1.95 s.
+  setTimeout(() => process.exit(0), Math.max(0, deadline + 150 - Date.now())).unref();
   try {
     if (!event || !isHookEvent(event)) {
       process.stderr.write(`memex hook: unknown event ${JSON.stringify(event ?? '')}; nothing recorded\n`);

@@ -1,11 +1,8 @@
+import pino from 'pino';
 import { pendingMigrations } from '@memex/db';
 import { prepareRuntime, runMain } from '@memex/server';
 
 const WAIT_LIMIT_MS = 10 * 60_000;
-
-function log(fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), ...fields })}\n`);
-}
 
 /**
  * The one-shot migration job (compose's `migrate` service, the Kubernetes Job): creates the
@@ -16,16 +13,18 @@ function log(fields: Record<string, unknown>): void {
  * the schema up to this release, so pods wait instead of crash-looping on an old schema.
  */
 runMain(async (config) => {
+  // The apps' JSON log lines, without Nest: this job starts no application.
+  const logger = pino({ level: config.LOG_LEVEL });
   if (process.argv.includes('--wait')) {
     const until = Date.now() + WAIT_LIMIT_MS;
     for (;;) {
       const pending = await pendingMigrations(config.DATABASE_URL).catch(() => ['(database not reachable)']);
-      if (pending.length === 0) return log({ msg: 'schema is current' });
+      if (pending.length === 0) return logger.info('schema is current');
       if (Date.now() > until) throw new Error(`schema still lacks ${pending.join(', ')} after 10 minutes`);
-      log({ msg: 'waiting for the migration job', pending });
+      logger.info({ pending }, 'waiting for the migration job');
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
   const applied = await prepareRuntime({ ...config, MIGRATE_ON_START: true });
-  log({ msg: 'migrations applied', applied, count: applied.length });
+  logger.info({ applied, count: applied.length }, 'migrations applied');
 });

@@ -43,6 +43,13 @@ function matcherFor(event: HookEvent): Json {
   return event === 'PostToolUse' ? { matcher: '*' } : {};
 }
 
+/** `value` (a copy) when it is an object, `{}` when absent; anything else is refused. */
+function objectOrEmpty(value: unknown, what: string): Json {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new SettingsShapeError(`${what} is not an object`);
+  return structuredClone(value);
+}
+
 export interface Merged<T> {
   value: T;
   changed: boolean;
@@ -55,12 +62,8 @@ export interface Merged<T> {
  * refused rather than overwritten.
  */
 export function mergeClaudeSettings(existing: unknown, bin: string): Merged<Json> {
-  if (existing !== undefined && !isObject(existing)) throw new SettingsShapeError('settings is not a JSON object');
-  const settings: Json = structuredClone(existing ?? {});
-  if (settings.hooks !== undefined && !isObject(settings.hooks)) {
-    throw new SettingsShapeError('"hooks" is not an object');
-  }
-  const hooks: Json = (settings.hooks as Json | undefined) ?? {};
+  const settings = objectOrEmpty(existing, 'settings');
+  const hooks = objectOrEmpty(settings.hooks, '"hooks"');
   for (const event of HOOK_EVENTS) {
     const groups = hooks[event] ?? [];
     if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
@@ -93,12 +96,8 @@ export function mergeClaudeSettings(existing: unknown, bin: string): Merged<Json
  * a user added to the entry (e.g. `env`) are kept.
  */
 export function mergeMcpConfig(existing: unknown, bin: string): Merged<Json> {
-  if (existing !== undefined && !isObject(existing)) throw new SettingsShapeError('.mcp.json is not a JSON object');
-  const config: Json = structuredClone(existing ?? {});
-  if (config.mcpServers !== undefined && !isObject(config.mcpServers)) {
-    throw new SettingsShapeError('"mcpServers" is not an object');
-  }
-  const servers: Json = (config.mcpServers as Json | undefined) ?? {};
+  const config = objectOrEmpty(existing, '.mcp.json');
+  const servers = objectOrEmpty(config.mcpServers, '"mcpServers"');
   const current = isObject(servers[MCP_SERVER_KEY]) ? (servers[MCP_SERVER_KEY] as Json) : {};
   // Someone chose the HTTP endpoint (`/mcp` on brain-api): that entry is theirs.
   if (current.url !== undefined || (current.type !== undefined && current.type !== 'stdio')) {

@@ -54,17 +54,22 @@ export const patchItemBodySchema = itemEditSchema
   .refine((b) => Object.keys(b).some((k) => k !== 'reason'), 'give fields to edit or an action');
 export type PatchItemBody = z.infer<typeof patchItemBodySchema>;
 
-/** A manual item: a person's word, so confidence 1.0 and evidence optional. */
-export const createItemBodySchema = z.strictObject({
+/** What a new item says, whoever proposes it: a person (below) or an engine (a candidate). */
+export const newItemContentShape = {
   type: z.enum(ITEM_TYPES),
   title: titleSchema,
   facts: factsSchema,
   rationale: rationaleSchema.optional().default(null),
   impact: impactSchema.optional().default(null),
   files: filesSchema.optional().default([]),
+  tags: tagsSchema.optional().default([]),
+};
+
+/** A manual item: a person's word, so confidence 1.0 and evidence optional. */
+export const createItemBodySchema = z.strictObject({
+  ...newItemContentShape,
   schemaKey: schemaKeySchema.optional(),
   dedupHint: dedupHintSchema.optional(),
-  tags: tagsSchema.optional().default([]),
   importance: importanceSchema.optional().default(3),
   confidence: confidenceSchema.optional().default(1),
   evidence: z.array(evidenceSpanSchema).max(50).optional().default([]),

@@ -1,32 +1,20 @@
 import { z } from 'zod';
 import {
-  ITEM_TYPES,
   commitRangeSchema,
   confidenceSchema,
   dedupHintSchema,
   evidenceSpanSchema,
-  factsSchema,
-  filesSchema,
   importanceSchema,
-  impactSchema,
-  rationaleSchema,
+  newItemContentShape,
   schemaKeySchema,
-  tagsSchema,
-  titleSchema,
   type EventType,
 } from '@memex/domain';
 
 /** An item as an engine proposes it, before its evidence is verified. */
 export const candidateItemSchema = z.object({
-  type: z.enum(ITEM_TYPES),
-  title: titleSchema,
-  facts: factsSchema,
-  rationale: rationaleSchema.optional().default(null),
-  impact: impactSchema.optional().default(null),
-  files: filesSchema.optional().default([]),
+  ...newItemContentShape,
   schemaKey: schemaKeySchema,
   dedupHint: dedupHintSchema,
-  tags: tagsSchema.optional().default([]),
   importance: importanceSchema,
   confidence: confidenceSchema,
   commitRange: commitRangeSchema.nullable().optional().default(null),

@@ -80,6 +80,9 @@ export interface ContextPackView {
   components: Array<{ type: string; source: string; tokens: number; relevanceScore: number }>;
 }
 
+/** Active decisions the memex://decisions resource lists (the API's page limit). */
+export const DECISIONS_SHOWN = 200;
+
 /**
  * A failure the caller can act on (bad input, unknown item, server unreachable): its message
  * goes back to the model as a tool error. Anything else is an internal error.

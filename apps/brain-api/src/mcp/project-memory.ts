@@ -9,7 +9,7 @@ import {
   parseOrThrow,
   searchQuerySchema,
 } from '@memex/domain';
-import { memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
+import { DECISIONS_SHOWN, memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
 import { BrainService } from '../brain.service';
 import { ManualItemService } from '../manual-items.service';
 import { SearchService } from '../search.service';
@@ -28,8 +28,6 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-
-const DECISIONS_SHOWN = 200;
 
 /**
  * The MCP server's memory inside brain-api: the same services and validation as the HTTP

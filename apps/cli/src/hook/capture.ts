@@ -31,7 +31,7 @@ export async function captureTranscript(
     }
     events = read.events.length;
     dropped = read.dropped;
-    if (offset !== cursor.offset || inode !== cursor.inode || lines.length) {
+    if (offset !== cursor.offset || inode !== cursor.inode) {
       await saveCursor(stateDir, sessionId, {
         transcriptPath: payload.transcript_path,
         ...(inode !== undefined ? { inode } : {}),
