@@ -61,13 +61,20 @@ describe('operator job endpoints', () => {
     });
     expect(missing.status).toBe(404);
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs?queue=mail`, { key: ADMIN_TOKEN })).status).toBe(400);
-    // Every queue of the registry can be listed.
-    const hygiene = await request<{ queue: string; jobs: unknown[] }>(
-      `${ctx.server.url}/api/v2/admin/jobs?queue=hygiene&state=waiting`,
-      { key: ADMIN_TOKEN },
-    );
-    expect(hygiene.status).toBe(200);
-    expect(hygiene.body).toEqual({ queue: 'hygiene', state: 'waiting', jobs: [] });
+    // Every queue of the registry can be listed, and asked for a job.
+    for (const queue of Object.values(QUEUES)) {
+      const list = await request<{ queue: string; jobs: unknown[] }>(
+        `${ctx.server.url}/api/v2/admin/jobs?queue=${queue}&state=failed`,
+        { key: ADMIN_TOKEN },
+      );
+      expect({ queue, status: list.status }).toEqual({ queue, status: 200 });
+      expect(list.body).toMatchObject({ queue, state: 'failed', jobs: expect.any(Array) });
+      const retry = await request(`${ctx.server.url}/api/v2/admin/jobs/${queue}/nope/retry`, {
+        key: ADMIN_TOKEN,
+        method: 'POST',
+      });
+      expect({ queue, status: retry.status }).toEqual({ queue, status: 404 });
+    }
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs?state=zombie`, { key: ADMIN_TOKEN })).status).toBe(400);
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(401);
   });

@@ -85,4 +85,26 @@ describe('scheduled hygiene', () => {
       .execute();
     expect(kept).toHaveLength(3);
   });
+
+  it('the sweep brings back an operator run whose job was lost', async () => {
+    const db = ctx.database.db;
+    const lost = {
+      id: newId(),
+      project_id: ctx.project.projectId,
+      mode: 'apply' as const,
+      trigger: 'operator' as const,
+      requested_by: 'test',
+      status: 'queued' as const,
+      created_at: new Date(Date.now() - 20 * 60_000),
+    };
+    // Asked for a minute ago: its job may simply be waiting, and is left to it.
+    const recent = { ...lost, id: newId(), mode: 'dry-run' as const, created_at: new Date(Date.now() - 60_000) };
+    await db.insertInto('hygiene_runs').values([lost, recent]).execute();
+    await waitFor(async () => {
+      const row = await db.selectFrom('hygiene_runs').select('status').where('id', '=', lost.id).executeTakeFirst();
+      return row?.status === 'completed';
+    }, 20_000);
+    const left = await db.selectFrom('hygiene_runs').select('status').where('id', '=', recent.id).executeTakeFirst();
+    expect(left?.status).toBe('queued');
+  });
 });

@@ -219,7 +219,11 @@ describe('hygiene passes', () => {
       .where('item_id', '=', ids.oldFact!)
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    expect(history).toMatchObject({ change: 'reverted', actor_type: 'operator', reason: 'still true' });
+    expect(history).toMatchObject({
+      change: 'reverted',
+      actor_type: 'operator',
+      reason: `revert of hygiene change ${change.changeId} (stale-by-age): still true`,
+    });
 
     const again = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${change.changeId}/revert`), {
       key: ctx.project.apiKey,
@@ -291,13 +295,62 @@ describe('hygiene passes', () => {
     expect(twice.status).toBe(409);
     expect(twice.body.error.code).toBe('PROPOSAL_DECIDED');
 
-    // The merge itself is revertible, item by item.
-    const undo = await request(url(`/api/v2/hygiene/changes/${res.body.changeIds[1]}/revert`), {
+    const history = await db()
+      .selectFrom('item_history')
+      .select('reason')
+      .where('item_id', '=', ids.twinB!)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(history.reason).toBe('hygiene near-duplicate');
+
+    // The merge goes back whole: reverting the absorbed item's change also restores the kept one.
+    const undo = await request<{ changeId: string; changeIds: string[] }>(
+      url(`/api/v2/hygiene/changes/${res.body.changeIds[1]}/revert`),
+      { key: ctx.project.apiKey, body: {} },
+    );
+    expect(undo.status).toBe(200);
+    expect(undo.body.changeIds).toHaveLength(2);
+    expect(undo.body.changeIds[0]).toBe(undo.body.changeId);
+    const after = await db()
+      .selectFrom('memory_items')
+      .select(['id', 'status', 'superseded_by', 'merged_from', 'evidence_refs'])
+      .where('id', 'in', [ids.twinA!, ids.twinB!])
+      .execute();
+    expect(after.find((r) => r.id === ids.twinA)).toMatchObject({ status: 'active', merged_from: [] });
+    expect(after.find((r) => r.id === ids.twinA)!.evidence_refs).toHaveLength(1);
+    expect(after.find((r) => r.id === ids.twinB)).toMatchObject({ status: 'active', superseded_by: null });
+    const other = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${res.body.changeIds[0]}/revert`), {
       key: ctx.project.apiKey,
       body: {},
     });
-    expect(undo.status).toBe(200);
-    expect(await itemStatus(db(), ids.twinB!)).toBe('active');
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('CHANGE_NOT_REVERTIBLE');
+  });
+
+  it('a merge whose kept item changed since does not go back in part', async () => {
+    const p = ctx.project.projectId;
+    const twin = { type: 'Todo', title: 'Rotate the staging database password', facts: 'Rotate it every quarter.' };
+    const keep = await insertItem(db(), p, { ...twin, confidence: 0.9 });
+    const gone = await insertItem(db(), p, { ...twin, confidence: 0.6 });
+    const run = await finished(await startRun('dry-run'));
+    const merge = run.proposals.find((x) => x.kind === 'merge' && x.itemIds.includes(keep))!;
+    const res = await request<{ changeIds: string[] }>(url(`/api/v2/hygiene/proposals/${merge.proposalId}/apply`), {
+      key: ctx.project.apiKey,
+      body: {},
+    });
+    expect(res.status).toBe(200);
+    await db()
+      .updateTable('memory_items')
+      .set({ tags: ['ops'] })
+      .where('id', '=', keep)
+      .execute();
+    const undo = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${res.body.changeIds[1]}/revert`), {
+      key: ctx.project.apiKey,
+      body: {},
+    });
+    expect(undo.status).toBe(409);
+    expect(undo.body.error).toMatchObject({ code: 'ITEM_CHANGED_SINCE', details: { itemId: keep, fields: ['tags'] } });
+    expect(await itemStatus(db(), gone)).toBe('superseded');
   });
 
   it('an edit that needs a rationale asks for it, then applies it', async () => {
@@ -347,6 +400,43 @@ describe('hygiene passes', () => {
       body: {},
     });
     expect(again.status).toBe(409);
+  });
+
+  it('an item an operator approved out of review stays active, until it changes', async () => {
+    const p = ctx.project.projectId;
+    const hint = 'convention:naming:test-files';
+    const a = await insertItem(db(), p, { type: 'Convention', dedupHint: hint, facts: 'Test files end in .spec.ts.' });
+    const b = await insertItem(db(), p, {
+      type: 'Convention',
+      dedupHint: hint,
+      facts: 'Unit tests live under __tests__ folders beside the code.',
+    });
+    const first = await finished(await startRun('apply'));
+    expect(changeOf(first, a)).toMatchObject({ rule: 'conflicting-facts', to: 'review' });
+    expect(await itemStatus(db(), b)).toBe('review');
+    // Both hold (different kinds of test): approved, both are live again, and still disagree.
+    for (const id of [a, b]) {
+      const approve = await request(url(`/api/v2/memory-items/${id}`), {
+        method: 'PATCH',
+        key: ctx.project.apiKey,
+        body: { action: 'approve', reason: 'both hold: different kinds of test' },
+      });
+      expect(approve.status).toBe(200);
+    }
+    const next = await finished(await startRun('apply'));
+    expect([changeOf(next, a), changeOf(next, b)]).toEqual([undefined, undefined]);
+    expect([await itemStatus(db(), a), await itemStatus(db(), b)]).toEqual(['active', 'active']);
+
+    // Once what it says changes, the conflict is judged afresh.
+    const edit = await request(url(`/api/v2/memory-items/${a}`), {
+      method: 'PATCH',
+      key: ctx.project.apiKey,
+      body: { facts: 'Test files end in .test.ts from now on.' },
+    });
+    expect(edit.status).toBe(200);
+    const later = await finished(await startRun('apply'));
+    expect(changeOf(later, a)).toMatchObject({ rule: 'conflicting-facts', to: 'review' });
+    expect(changeOf(later, b)).toBeUndefined();
   });
 
   it('never runs two passes of one project at once', async () => {
@@ -447,6 +537,33 @@ describe('hygiene access and bad input', () => {
       key: other.apiKey,
     });
     expect(list.body.runs).toEqual([]);
+  });
+
+  it("a project key cannot decide another project's proposals or revert its changes", async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('outsider');
+    const p = ctx.project.projectId;
+    await insertItem(db(), p, { type: 'CodeMapNode', title: 'Route: src/app/billing/page.tsx' });
+    const twin = { type: 'Todo', title: 'Pin the node image digest', facts: 'Pin node:20 by digest.' };
+    await insertItem(db(), p, twin);
+    await insertItem(db(), p, twin);
+    const run = await finished(await startRun('apply'));
+    const change = run.changes.find((c) => c.rule === 'archive-code-map')!;
+    const proposal = run.proposals.find((x) => x.kind === 'merge')!;
+    for (const path of [
+      `/api/v2/hygiene/proposals/${proposal.proposalId}/apply`,
+      `/api/v2/hygiene/proposals/${proposal.proposalId}/reject`,
+      `/api/v2/hygiene/changes/${change.changeId}/revert`,
+    ]) {
+      const res = await request<ErrorBody>(url(path), { key: other.apiKey, body: {} });
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+    const proposalRow = await db()
+      .selectFrom('hygiene_proposals')
+      .select('status')
+      .where('id', '=', proposal.proposalId)
+      .executeTakeFirstOrThrow();
+    expect(proposalRow.status).toBe('pending');
+    expect(await itemStatus(db(), change.itemId)).toBe('archived');
   });
 
   it.each([

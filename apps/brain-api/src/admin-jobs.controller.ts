@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
+import { getQueueToken } from '@nestjs/bullmq';
+import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bullmq';
 import { z } from 'zod';
 import { DomainError } from '@memex/domain';
@@ -38,8 +39,11 @@ function summary(job: Job) {
 export class AdminJobsController {
   private readonly queues: Record<string, Queue>;
 
-  constructor(@InjectQueue(QUEUES.enrichment) enrichment: Queue, @InjectQueue(QUEUES.hygiene) hygiene: Queue) {
-    this.queues = { [QUEUES.enrichment]: enrichment, [QUEUES.hygiene]: hygiene };
+  // Every queue the schemas accept, looked up as the queue board does: none can be missing.
+  constructor(modules: ModuleRef) {
+    this.queues = Object.fromEntries(
+      Object.values(QUEUES).map((name) => [name, modules.get<Queue>(getQueueToken(name), { strict: false })]),
+    );
   }
 
   @Get()

@@ -13,7 +13,7 @@ import {
 } from '@memex/db';
 import { DomainError, type ApplyProposalBody, type HygieneRunQuery, type StartHygieneRunBody } from '@memex/domain';
 import { mergedKeep, needsOperatorInput, qualityPatch, type MergeSide, type QualityProblem } from '@memex/hygiene';
-import { JOBS, QUEUES } from '@memex/queue';
+import { JOBS, QUEUES, hygieneRunJobId } from '@memex/queue';
 import type { Principal } from '@memex/server';
 import type { Selectable } from 'kysely';
 
@@ -122,7 +122,7 @@ export class HygieneReviewService {
     try {
       await this.queue.add(name, schema.parse({ projectId, mode: body.mode, trigger: 'operator', runId: run.id }), {
         ...options,
-        jobId: `run-${run.id}`,
+        jobId: hygieneRunJobId(run.id),
       });
     } catch (error) {
       await this.runs.markFailed(run.id, 'the queue was unreachable; nothing ran');

@@ -26,8 +26,7 @@ export class HygienePassService {
       await this.runs.markRunning(run.id);
       // One read after the other: with the transaction's own, a pass holds two connections at most.
       const items = await this.runs.items(run.project_id);
-      const held = await this.review.heldByRevert(run.project_id);
-      // An operator who reverted a rule's change has overruled it for that item, until the item changes.
+      const held = await this.review.heldRules(run.project_id);
       const found = runRules(items, now, this.options, (itemId, rule) => held.has(`${itemId}:${rule}`));
       const transitions = found.transitions;
       const outcome = await this.runs.recordPass(

@@ -3,12 +3,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { HygieneRunRepository, ProjectRepository } from '@memex/db';
-import { JOBS, QUEUES, type JobPayload } from '@memex/queue';
+import { JOBS, QUEUES, hygieneRunJobId, type JobPayload } from '@memex/queue';
 import { CONFIG, type JobHandler } from '@memex/server';
 
 const PAGE = 500;
 /** Scheduled runs that did nothing are kept this long. */
 const IDLE_RUN_DAYS = 7;
+/** An operator's run still queued after this long has lost its job (see queuedSince). */
+const LOST_RUN_MINUTES = 15;
 
 /**
  * The scheduler's tick: one pass job per project. A project whose scheduled pass is still
@@ -25,7 +27,9 @@ export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  async handle(_payload: JobPayload<'hygieneSweep'>): Promise<{ projects: number; prunedRuns: number }> {
+  async handle(
+    _payload: JobPayload<'hygieneSweep'>,
+  ): Promise<{ projects: number; prunedRuns: number; requeuedRuns: number }> {
     const { name, options, schema } = JOBS.hygienePass;
     let after: string | null = null;
     let total = 0;
@@ -42,6 +46,14 @@ export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
       total += ids.length;
       after = ids[ids.length - 1]!;
     }
-    return { projects: total, prunedRuns: await this.runs.pruneIdle(IDLE_RUN_DAYS) };
+    const lost = await this.runs.queuedSince(LOST_RUN_MINUTES, PAGE);
+    await this.queue.addBulk(
+      lost.map((run) => ({
+        name,
+        data: schema.parse({ projectId: run.project_id, mode: run.mode, trigger: 'operator', runId: run.id }),
+        opts: { ...options, jobId: hygieneRunJobId(run.id) },
+      })),
+    );
+    return { projects: total, prunedRuns: await this.runs.pruneIdle(IDLE_RUN_DAYS), requeuedRuns: lost.length };
   }
 }

@@ -64,7 +64,17 @@ describe('near-duplicate proposals', () => {
     ]);
   });
 
-  it('groups items of one category:topic at the lower threshold', () => {
+  it('groups items of one type and category:topic, however they are worded', () => {
+    const a = item({ title: 'Auth tokens', facts: text(0, 1, 2, 3, 4, 5), dedupHint: 'fact:auth:rotation' });
+    const b = item({ title: 'Login cookies', facts: text(7, 8, 9, 13, 14), dedupHint: 'fact:auth:expiry' });
+    expect(trigramSimilarity(itemText(a), itemText(b))).toBeLessThan(0.1);
+    expect(nearDuplicateProposals([a, b], OPTIONS)).toEqual([
+      expect.objectContaining({ itemIds: [a.id, b.id], basis: 'dedup-topic' }),
+    ]);
+    expect(nearDuplicateProposals([a, { ...b, type: 'Convention' }], OPTIONS)).toEqual([]);
+  });
+
+  it('groups items of one category:topic at a configured topic threshold, and not below it', () => {
     const a = item({ title: 'Auth tokens', facts: text(0, 1, 2, 3, 4, 5), dedupHint: 'fact:auth:rotation' });
     const b = item({ title: 'Auth tokens', facts: text(0, 1, 2, 3, 8, 9), dedupHint: 'fact:auth:expiry' });
     const similarity = trigramSimilarity(itemText(a), itemText(b));
@@ -176,7 +186,7 @@ describe('near-duplicate proposals', () => {
       fc.property(
         arbitraryItems,
         fc.constantFrom(0.5, 0.75, 0.9),
-        fc.constantFrom(0.3, 0.4, 0.8, 0.95),
+        fc.constantFrom(0, 0.3, 0.4, 0.8, 0.95),
         (items, duplicateSimilarity, topicDuplicateSimilarity) => {
           const options = { ...OPTIONS, duplicateSimilarity, topicDuplicateSimilarity };
           expect(nearDuplicateProposals(items, options)).toEqual(naiveProposals(items, options));

@@ -56,7 +56,7 @@ for (let v = 1; v < BITS.length; v++) BITS[v] = (v & 1) + BITS[v >>> 1]!;
 const popcount = (v: number) => BITS[v & 0xffff]! + BITS[v >>> 16]!;
 
 /**
- * Every pair of sets among `members` whose Jaccard index is at least `threshold` (0 < t ≤ 1),
+ * Every pair of sets among `members` whose Jaccard index is at least `threshold` (0 ≤ t ≤ 1),
  * without comparing all pairs: an exact prefix-filter join after AllPairs and PPJoin (Xiao et
  * al., "Efficient similarity joins for near duplicate detection", 2008), with the ℓ-prefix
  * of AdaptJoin (Wang et al., 2012) and a bitmap filter (Sandes et al., 2020).
@@ -115,11 +115,11 @@ export class SimilarityJoin {
    * for pairs of one class of `skip` (a class per set, -1 for none): pairs found elsewhere.
    */
   join(members: readonly number[], threshold: number, out: PairList, skip?: Int32Array): void {
-    // At 0 every pair would match, sharing a token or not: no index can find those.
-    if (!(threshold > 0)) throw new RangeError(`a similarity threshold must be above 0, not ${threshold}`);
+    if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`a similarity threshold is 0..1, not ${threshold}`);
     this.skip = skip ?? null;
     this.ell = sharedFor(threshold);
-    if (members.length <= DIRECT_UP_TO) {
+    // At 0 every pair matches, sharing a token or not: no index finds those, so all are compared.
+    if (members.length <= DIRECT_UP_TO || threshold === 0) {
       this.joinDirectly(members, threshold, out);
       return;
     }

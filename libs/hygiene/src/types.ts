@@ -119,7 +119,11 @@ export interface HygieneOptions {
   lowConfidenceAfterDays: number;
   /** Trigram similarity at or above which two items of one type are near-duplicates regardless of hint. */
   duplicateSimilarity: number;
-  /** Within one `category:topic` (same type), the similarity at or above which two items are near-duplicates. */
+  /**
+   * Within one `category:topic` (same type), the similarity at or above which two items are
+   * near-duplicates. 0: sharing the topic is enough, as the spec's dedup groups have it (the
+   * brain shows one item per topic, so the others are only seen once merged into it).
+   */
   topicDuplicateSimilarity: number;
   /** Two live items with the same full dedup hint whose facts are less similar than this conflict. */
   conflictSimilarity: number;
@@ -141,7 +145,7 @@ export const DEFAULT_HYGIENE_OPTIONS: HygieneOptions = {
   lowConfidence: 0.4,
   lowConfidenceAfterDays: 14,
   duplicateSimilarity: 0.75,
-  topicDuplicateSimilarity: 0.4,
+  topicDuplicateSimilarity: 0,
   conflictSimilarity: 0.5,
 };
 

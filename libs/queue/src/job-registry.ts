@@ -72,6 +72,9 @@ export const JOBS = {
   }),
 } as const;
 
+/** The job id of an operator's hygiene run: one job per run, however often it is added. */
+export const hygieneRunJobId = (runId: string) => `run-${runId}`;
+
 export type JobKey = keyof typeof JOBS;
 export type JobPayload<K extends JobKey> = z.infer<(typeof JOBS)[K]['schema']>;
 

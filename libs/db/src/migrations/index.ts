@@ -4,6 +4,7 @@ import * as llmUsage from './0002_llm_usage';
 import * as revisionNotify from './0003_revision_notify';
 import * as hygiene from './0004_hygiene';
 import * as search from './0005_search';
+import * as approvalIndex from './0006_approval_index';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003_revision_notify': revisionNotify,
   '0004_hygiene': hygiene,
   '0005_search': search,
+  '0006_approval_index': approvalIndex,
 };

@@ -60,6 +60,41 @@ function toUpdate(fields: ItemFields): Record<string, unknown> {
 }
 
 /**
+ * The locked item a change can be reverted on, or the reason it cannot: a dry run's change
+ * was never made, a change goes back once, and an item that changed since keeps that change.
+ */
+function revertible(change: Selectable<HygieneChangesTable>, items: ItemRow[]): ItemRow {
+  const changeId = change.id;
+  if (!change.applied) {
+    throw new DomainError('CHANGE_NOT_REVERTIBLE', 'this change was only planned by a dry run; nothing to revert', {
+      changeId,
+    });
+  }
+  if (change.reverted_at) {
+    throw new DomainError('CHANGE_NOT_REVERTIBLE', `change ${changeId} was already reverted`, {
+      changeId,
+      revertedAt: change.reverted_at.toISOString(),
+    });
+  }
+  const item = items.find((i) => i.id === change.item_id);
+  if (!item) throw new DomainError('ITEM_NOT_FOUND', `item ${change.item_id} no longer exists`, { changeId });
+  const columns = Object.keys(change.after).filter((c) => (REVERTIBLE as readonly string[]).includes(c));
+  const current = pick(item, columns);
+  const differing = columns.filter((c) => canonical(current[c as RevertibleColumn]) !== canonical(change.after[c]));
+  // Equal values are not enough: the status may have moved away and back since (A → B → A).
+  const movedSince = columns.includes('status') && item.status_changed_at.getTime() !== change.created_at.getTime();
+  if (movedSince) differing.push('status_changed_at');
+  if (differing.length > 0) {
+    throw new DomainError('ITEM_CHANGED_SINCE', 'the item changed since; revert would undo a later change', {
+      changeId,
+      itemId: item.id,
+      fields: differing,
+    });
+  }
+  return item;
+}
+
+/**
  * What operators do with a hygiene run's results: read its changes and proposals, apply or
  * reject proposals, revert changes. Every write takes the project's item lock (as enrichment
  * does), records item history and the change, and bumps the memory revision, in one transaction.
@@ -89,17 +124,25 @@ export class HygieneReviewRepository {
     return query.orderBy('p.id').limit(limit).execute();
   }
 
-  /** (item, rule) pairs an operator reverted and nobody changed since: a pass leaves them be. */
-  async heldByRevert(projectId: string): Promise<Set<string>> {
-    const rows = await this.db
-      .selectFrom('hygiene_changes as c')
-      .innerJoin('memory_items as m', 'm.id', 'c.item_id')
-      .select(['c.item_id', 'c.rule'])
-      .distinct()
-      .where('c.project_id', '=', projectId)
-      .where('c.reverted_at', 'is not', null)
-      .whereRef('m.updated_at', '<=', 'c.reverted_at')
-      .execute();
+  /**
+   * (item, rule) pairs an operator overruled, and nobody changed the item since: a pass leaves
+   * them be. Reverting a change overrules its rule; approving an item out of review overrules
+   * the conflict rule, which would otherwise send it straight back.
+   */
+  async heldRules(projectId: string): Promise<Set<string>> {
+    const { rows } = await sql<{ item_id: string; rule: string }>`
+      select distinct c.item_id, c.rule
+        from hygiene_changes c join memory_items m on m.id = c.item_id
+       where c.project_id = ${projectId} and c.reverted_at is not null and m.updated_at <= c.reverted_at
+      union
+      select a.item_id, 'conflicting-facts'
+        from (select distinct on (h.item_id) h.item_id, h.before->>'status' as from_status,
+                     (h.after->>'updated_at')::timestamptz as updated_at
+                from item_history h
+               where h.project_id = ${projectId} and h.change = 'approve'
+               order by h.item_id, h.id desc) a
+        join memory_items m on m.id = a.item_id
+       where a.from_status = 'review' and m.status = 'active' and m.updated_at = a.updated_at`.execute(this.db);
     return new Set(rows.map((r) => `${r.item_id}:${r.rule}`));
   }
 
@@ -175,50 +218,67 @@ export class HygieneReviewRepository {
 
   /**
    * Puts back what an applied change took away, if the item still holds what the change
-   * left: a later change to those fields is never silently undone.
+   * left: a later change to those fields is never silently undone. The changes of one applied
+   * proposal go back together (a merge touched the kept item and each absorbed one): undoing
+   * one alone would leave the kept item listing an item that is live again. `changeIds` holds
+   * every revert made, the one asked for first.
    */
-  async revert(projectId: string | null, changeId: string, who: Operator): Promise<{ changeId: string }> {
+  async revert(
+    projectId: string | null,
+    changeId: string,
+    who: Operator,
+  ): Promise<{ changeId: string; changeIds: string[] }> {
     return this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('hygiene_changes').selectAll().where('id', '=', changeId);
       if (projectId !== null) query = query.where('project_id', '=', projectId);
-      const change = await query.forUpdate().executeTakeFirst();
+      const change = await query.executeTakeFirst();
       if (!change) throw new DomainError('CHANGE_NOT_FOUND', `no hygiene change ${changeId}`, { changeId });
-      if (!change.applied) {
-        throw new DomainError('CHANGE_NOT_REVERTIBLE', 'this change was only planned by a dry run; nothing to revert', {
-          changeId,
-        });
+      // The item lock before any change row, in the order every writer takes them.
+      await this.lockProject(trx, change.project_id);
+      const together = await trx
+        .selectFrom('hygiene_changes')
+        .selectAll()
+        .where((eb) =>
+          change.proposal_id === null
+            ? eb('id', '=', change.id)
+            : eb.or([
+                eb('id', '=', change.id),
+                eb('proposal_id', '=', change.proposal_id).and('reverted_at', 'is', null),
+              ]),
+        )
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      const asked = together.find((c) => c.id === change.id)!;
+      const changes = [asked, ...together.filter((c) => c.id !== change.id)];
+      const items = await lockItemRows(
+        trx,
+        change.project_id,
+        changes.map((c) => c.item_id),
+      );
+      const steps = changes.map((c) => ({ change: c, item: revertible(c, items) }));
+      const revertIds: string[] = [];
+      for (const { change: c, item } of steps) {
+        revertIds.push(
+          await this.write(trx, item, c.before, 'reverted', who, {
+            rule: c.rule,
+            runId: c.run_id,
+            proposalId: null,
+            revertOf: c.id,
+          }),
+        );
       }
-      if (change.reverted_at) {
-        throw new DomainError('CHANGE_NOT_REVERTIBLE', `change ${changeId} was already reverted`, {
-          revertedAt: change.reverted_at.toISOString(),
-        });
-      }
-      const [item] = await this.lockItems(trx, change.project_id, [change.item_id]);
-      if (!item) throw new DomainError('ITEM_NOT_FOUND', `item ${change.item_id} no longer exists`);
-      const columns = Object.keys(change.after).filter((c) => (REVERTIBLE as readonly string[]).includes(c));
-      const current = pick(item, columns);
-      const differing = columns.filter((c) => canonical(current[c as RevertibleColumn]) !== canonical(change.after[c]));
-      // Equal values are not enough: the status may have moved away and back since (A → B → A).
-      const movedSince = columns.includes('status') && item.status_changed_at.getTime() !== change.created_at.getTime();
-      if (movedSince) differing.push('status_changed_at');
-      if (differing.length > 0) {
-        throw new DomainError('ITEM_CHANGED_SINCE', 'the item changed since; revert would undo a later change', {
-          fields: differing,
-        });
-      }
-      const revertId = await this.write(trx, item, change.before, 'reverted', who, {
-        rule: change.rule,
-        runId: change.run_id,
-        proposalId: null,
-        revertOf: change.id,
-      });
       await trx
         .updateTable('hygiene_changes')
         .set({ reverted_at: new Date(), reverted_by: who.actor })
-        .where('id', '=', change.id)
+        .where(
+          'id',
+          'in',
+          changes.map((c) => c.id),
+        )
         .execute();
       await bumpRevision(trx, change.project_id);
-      return { changeId: revertId };
+      return { changeId: revertIds[0]!, changeIds: revertIds };
     });
   }
 
@@ -272,8 +332,11 @@ export class HygieneReviewRepository {
       .where('id', '=', before.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const reason =
-      who.reason ?? (origin.revertOf ? `revert of hygiene change ${origin.revertOf}` : `hygiene ${origin.rule}`);
+    // The rule is always named, the operator's own words after it.
+    const what = origin.revertOf
+      ? `revert of hygiene change ${origin.revertOf} (${origin.rule})`
+      : `hygiene ${origin.rule}`;
+    const reason = who.reason ? `${what}: ${who.reason}` : what;
     await recordHistory(trx, {
       projectId: before.project_id,
       itemId: before.id,

@@ -107,6 +107,23 @@ export class HygieneRunRepository {
     return Number(result.numAffectedRows ?? 0);
   }
 
+  /**
+   * Operator runs still queued `minutes` after they were asked for. Their job should have
+   * started long before; if Redis lost it, re-adding it under the same job id brings it back,
+   * and is a no-op while BullMQ still holds it.
+   */
+  async queuedSince(minutes: number, limit: number): Promise<Array<Pick<HygieneRunRow, 'id' | 'project_id' | 'mode'>>> {
+    return this.db
+      .selectFrom('hygiene_runs')
+      .select(['id', 'project_id', 'mode'])
+      .where('trigger', '=', 'operator')
+      .where('status', '=', 'queued')
+      .where('created_at', '<', sql<Date>`now() - make_interval(mins => ${minutes})`)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   /** A failed attempt that will be retried: the run waits again, with the error so far. */
   async requeue(runId: string, error: string): Promise<void> {
     await this.db
