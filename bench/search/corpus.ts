@@ -25,20 +25,29 @@ function random(seed: number): () => number {
 
 export interface LabelledQuery {
   query: string;
-  /** Which signal the query leans on, by construction: its words, or an identifier's parts. */
-  kind: 'words' | 'identifier' | 'mixed';
+  /**
+   * Which signal the query leans on, by construction: its words, an identifier's parts, some
+   * of each, or a symptom (words the target shares with many distractors, where both sources
+   * see part of the answer and neither has it alone).
+   */
+  kind: (typeof QUERY_KINDS)[number];
   /** The one item the query is about. */
   relevant: string;
 }
 
+export const QUERY_KINDS = ['words', 'identifier', 'mixed', 'symptom'] as const;
+/** Targets of each kind of query. */
+export const PER_KIND = 100;
+
 const camel = (parts: string[]) => parts.map((p, i) => (i === 0 ? p : p[0]!.toUpperCase() + p.slice(1))).join('');
 
 /**
- * `count` items of one project, 300 of them targets of a labelled query. The labels are fixed
+ * `count` items of one project, 400 of them targets of a labelled query. The labels are fixed
  * when the corpus is built, before any search runs: each target has a camelCase identifier of
- * three words and a symptom sentence; its query names either the symptom's words (full text's
- * strength), the identifier's parts (only a sub-word matcher sees them), or some of each.
- * Filler items reuse the same vocabulary in other combinations, as distractors.
+ * three words and a symptom sentence; its query names either the symptom's words with the
+ * case number (full text's strength), the identifier's parts (only a sub-word matcher sees
+ * them), some of each, or the symptom alone (two words and the verb, with no case number:
+ * distractors share them). Filler items reuse the same vocabulary in other combinations.
  */
 export async function seedSearchCorpus(db: Kysely<DB>, projectId: string, count: number): Promise<LabelledQuery[]> {
   const rnd = random(7);
@@ -49,7 +58,7 @@ export async function seedSearchCorpus(db: Kysely<DB>, projectId: string, count:
     return [...parts];
   };
   const queries: LabelledQuery[] = [];
-  const targets = 300;
+  const targets = QUERY_KINDS.length * PER_KIND;
   for (let start = 0; start < count; start += 2000) {
     const rows = Array.from({ length: Math.min(2000, count - start) }, (_, k) => {
       const i = start + k;
@@ -68,13 +77,13 @@ export async function seedSearchCorpus(db: Kysely<DB>, projectId: string, count:
           : `The ${pick(WORDS)} ${pick(WORDS)} ${pick(VERBS)} ${pick(PLACES)} near the ${pick(WORDS)} ` +
             `${pick(WORDS)}; see src/${pick(WORDS)}/${camel([pick(WORDS), pick(WORDS)])}.ts.`;
       if (i < targets) {
-        const kind = (['words', 'identifier', 'mixed'] as const)[i % 3]!;
-        const query =
-          kind === 'words'
-            ? `${a} ${b} ${serial}`
-            : kind === 'identifier'
-              ? `${parts.join(' ')} helper`
-              : `${parts[0]} ${parts[1]} ${serial}`;
+        const kind = QUERY_KINDS[i % QUERY_KINDS.length]!;
+        const query = {
+          words: `${a} ${b} ${serial}`,
+          identifier: `${parts.join(' ')} helper`,
+          mixed: `${parts[0]} ${parts[1]} ${serial}`,
+          symptom: `${a} ${b} ${verb}`,
+        }[kind];
         queries.push({ query, kind, relevant: id });
       }
       return {

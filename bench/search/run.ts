@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { fmt, summarize } from '../support/stats';
 import { startApp } from '../support/server-process';
-import { seedSearchCorpus, type LabelledQuery } from './corpus';
+import { PER_KIND, QUERY_KINDS, seedSearchCorpus, type LabelledQuery } from './corpus';
 
 type Mode = 'fulltext' | 'vector' | 'hybrid';
 
@@ -55,6 +55,7 @@ async function measure(count: number, quality: boolean): Promise<void> {
     console.log(`  embedded by the worker in ${fmt(indexMs / 1000, 1)} s`);
     if (quality) {
       console.log(`  ${queries.length} labelled queries (labels fixed when the corpus is built):`);
+      const quality: Record<string, { recall: number; mrr: number }> = {};
       for (const mode of ['fulltext', 'vector', 'hybrid'] as const) {
         let hits = 0;
         let reciprocal = 0;
@@ -68,11 +69,20 @@ async function measure(count: number, quality: boolean): Promise<void> {
           }
           if (rank > 0) reciprocal += 1 / rank;
         }
-        const perKind = ['words', 'identifier', 'mixed'].map((k) => `${k} ${byKind[k] ?? 0}/100`).join(', ');
+        const perKind = QUERY_KINDS.map((k) => `${k} ${byKind[k] ?? 0}/${PER_KIND}`).join(', ');
+        quality[mode] = { recall: hits / queries.length, mrr: reciprocal / queries.length };
         console.log(
-          `    ${mode.padEnd(8)} recall@5 ${fmt(hits / queries.length, 3)}, MRR ${fmt(reciprocal / queries.length, 3)} (${perKind})`,
+          `    ${mode.padEnd(8)} recall@5 ${fmt(quality[mode].recall, 3)}, MRR ${fmt(quality[mode].mrr, 3)} (${perKind})`,
         );
       }
+      const { fulltext, vector, hybrid } = quality as Record<
+        'fulltext' | 'vector' | 'hybrid',
+        { recall: number; mrr: number }
+      >;
+      const beats = (m: 'recall' | 'mrr') => hybrid[m] > fulltext[m] && hybrid[m] > vector[m];
+      console.log(
+        `    hybrid beats both sources: recall@5 ${beats('recall') ? 'yes' : 'NO'}, MRR ${beats('mrr') ? 'yes' : 'NO'}`,
+      );
     }
     // Latency: hybrid, limit 10, after one warm-up query loads the vectors.
     await search(server.url, server.apiKey, queries[0]!.query, 'hybrid', 10);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@memex/config';
-import { OpenAiEmbedder } from '@memex/retrieval';
+import { EMBED_MAX_CHARS, OpenAiEmbedder } from '@memex/retrieval';
 
 /** An OpenAI-compatible /v1/embeddings endpoint answering from a script, driven through the real client. */
 class ScriptedEmbeddings {
@@ -49,7 +49,7 @@ const vectors = (dims: number) => (input: string[]) => ({
   },
 });
 
-function embedder(url: string, dims = 8) {
+function embedder(url: string, dims = 8, env: Record<string, string> = {}) {
   return new OpenAiEmbedder(
     loadConfig({
       EMBEDDING_PROVIDER: 'openai',
@@ -58,6 +58,7 @@ function embedder(url: string, dims = 8) {
       EMBEDDING_DIMENSIONS: String(dims),
       LLM_MAX_RETRIES: '2',
       LLM_TIMEOUT_MS: '5000',
+      ...env,
     }),
   );
 }
@@ -86,6 +87,40 @@ describe('OpenAiEmbedder', () => {
       const out = await embedder(server.url).embed(['x']);
       expect(out).toHaveLength(1);
       expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a query fails at once on an error, and after EMBEDDING_QUERY_TIMEOUT_MS on silence', async () => {
+    const failing = await new ScriptedEmbeddings([
+      () => ({ status: 500, body: { error: { message: 'boom' } } }),
+    ]).start();
+    try {
+      await expect(embedder(failing.url).embedQuery('x')).rejects.toThrow();
+      expect(failing.requests).toHaveLength(1);
+    } finally {
+      await failing.stop();
+    }
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+      // The item path would wait LLM_TIMEOUT_MS (5 s) three times over, retrying twice.
+      const query = embedder(url, 8, { EMBEDDING_QUERY_TIMEOUT_MS: '200' }).embedQuery('x');
+      await expect(query).rejects.toThrow();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('cuts long item texts, and leaves dimensions out when told to', async () => {
+    const server = await new ScriptedEmbeddings([vectors(8)]).start();
+    try {
+      await embedder(server.url, 8, { EMBEDDING_SEND_DIMENSIONS: 'false' }).embed(['y'.repeat(60_000), 'short']);
+      expect(server.requests[0]!.input.map((t) => t.length)).toEqual([EMBED_MAX_CHARS, 5]);
+      expect(server.requests[0]).not.toHaveProperty('dimensions');
     } finally {
       await server.stop();
     }

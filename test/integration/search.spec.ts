@@ -206,6 +206,91 @@ describe('GET /api/v2/search', () => {
     expect(res.body.results).toEqual([]);
   });
 
+  it('an excluded word keeps its items out, from vectors too', async () => {
+    const redis = await create({
+      type: 'ImplementationFact',
+      title: 'Wombat limiter counts in Redis',
+      facts: 'The wombat rate limiter keeps its counters in Redis.',
+    });
+    const memory = await create({
+      type: 'ImplementationFact',
+      title: 'Wombat limiter counts in memory',
+      facts: 'The wombat rate limiter keeps its counters in process memory.',
+    });
+    await indexed();
+    const both = await search('q=wombat%20limiter%20counters&mode=vector');
+    expect(both.results.map((r) => r.itemId)).toEqual(expect.arrayContaining([redis, memory]));
+    for (const mode of ['vector', 'hybrid', 'fulltext']) {
+      const body = await search(`q=${encodeURIComponent('wombat limiter -redis')}&mode=${mode}`);
+      const found = body.results.map((r) => r.itemId);
+      expect({ mode, redis: found.includes(redis), memory: found.includes(memory) }).toEqual({
+        mode,
+        redis: false,
+        memory: true,
+      });
+    }
+  });
+
+  it('fills the page when a row the vector store still lists is left out', async () => {
+    const gone = await create({ type: 'Todo', title: 'Platypus ledger', facts: 'Platypus ledger export.' });
+    const kept = await create({
+      type: 'Todo',
+      title: 'Ledger exports',
+      facts: 'The platypus team wants its ledger exports as CSV files.',
+    });
+    await indexed();
+    const before = await search('q=platypus%20ledger&mode=vector&limit=1');
+    expect(before.results.map((r) => r.itemId)).toEqual([gone]);
+    const archived = await request(url(`/api/v2/memory-items/${gone}`), {
+      method: 'PATCH',
+      key: key(),
+      body: { action: 'deprecate', reason: 'dropped' },
+    });
+    expect(archived.status).toBe(200);
+    // No wait for the worker: the store still holds `gone` as active, first.
+    const after = await search('q=platypus%20ledger&mode=vector&limit=1');
+    expect(after.results.map((r) => r.itemId)).toEqual([kept]);
+  });
+
+  it('leaves superseded items out unless asked for', async () => {
+    const newer = await create({ type: 'Convention', title: 'Narwhal lint rules', facts: 'Narwhal code uses eslint.' });
+    const older = await create({ type: 'Convention', title: 'Narwhal lint rules', facts: 'Narwhal code uses tslint.' });
+    await ctx.database.db
+      .updateTable('memory_items')
+      .set({ status: 'superseded', superseded_by: newer })
+      .where('id', '=', older)
+      .execute();
+    await indexed();
+    for (const mode of ['hybrid', 'vector', 'fulltext']) {
+      const live = (await search(`q=narwhal%20lint&mode=${mode}`)).results.map((r) => r.itemId);
+      expect({ mode, newer: live.includes(newer), older: live.includes(older) }).toEqual({
+        mode,
+        newer: true,
+        older: false,
+      });
+      const all = (await search(`q=narwhal%20lint&mode=${mode}&includeArchived=true`)).results.map((r) => r.itemId);
+      expect({ mode, newer: all.includes(newer), older: all.includes(older) }).toEqual({
+        mode,
+        newer: true,
+        older: true,
+      });
+    }
+  });
+
+  it('full text covers tags and file paths', async () => {
+    const id = await create({
+      type: 'ImplementationFact',
+      title: 'Session cookie',
+      facts: 'Cookies are signed.',
+      tags: ['okapi-auth'],
+      files: ['src/gateway/quokkaSession.ts'],
+    });
+    for (const q of ['okapi', 'gateway quokkaSession']) {
+      const body = await search(`q=${encodeURIComponent(q)}&mode=fulltext`);
+      expect({ q, found: body.results.map((r) => r.itemId) }).toEqual({ q, found: [id] });
+    }
+  });
+
   it('takes any web-search syntax without failing', async () => {
     for (const q of ['"unclosed phrase', '-', 'OR OR', '!!!', 'a & b | c', "' or 1=1 --", 'webhook -redis']) {
       const res = await request<SearchBody>(url(`/api/v2/search?q=${encodeURIComponent(q)}`), { key: key() });

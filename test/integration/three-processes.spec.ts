@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MIGRATIONS } from '@memex/db';
 import { request, type ErrorBody } from '../support/http';
 import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
 import { ADMIN_TOKEN, TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
@@ -69,7 +70,9 @@ describe('ingest-api, enrichment-worker and brain-api as three processes', () =>
   it('runs the migration job once, which exits 0', async () => {
     const migrate = runEntry('apps/migrate/src/main.js', env());
     expect(await migrate.exited).toEqual({ code: 0, signal: null });
-    expect(logLines(migrate)).toEqual([expect.objectContaining({ msg: 'migrations applied', count: 5 })]);
+    expect(logLines(migrate)).toEqual([
+      expect.objectContaining({ msg: 'migrations applied', count: Object.keys(MIGRATIONS).length }),
+    ]);
     const again = runEntry('apps/migrate/src/main.js', env());
     expect(await again.exited).toEqual({ code: 0, signal: null });
     expect(logLines(again)).toEqual([expect.objectContaining({ count: 0 })]);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SearchRepository, type SearchHit } from '@memex/db';
+import { SearchRepository, type SearchFilter, type SearchHit } from '@memex/db';
 import {
   DomainError,
   ITEM_STATUSES,
@@ -7,12 +7,11 @@ import {
   queryWords,
   type ContextPackBody,
   type ItemStatus,
-  type ItemType,
   type SearchMode,
   type SearchQuery,
 } from '@memex/domain';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
-import { assembleContextPack, reciprocalRankFusion } from '@memex/search';
+import { anyOfWords, assembleContextPack, reciprocalRankFusion, splitWebQuery } from '@memex/search';
 
 /** How deep each source ranks before fusion. */
 const DEPTH = 50;
@@ -61,7 +60,14 @@ export class SearchService {
   async query(projectId: string, q: SearchQuery) {
     const started = performance.now();
     const statuses = statusesFor(q.status, q.includeArchived);
-    const results = await this.ranked(projectId, q.q, q.mode, statuses, q.type ? [q.type] : undefined, q.limit);
+    const { sought, excluded } = splitWebQuery(q.q);
+    const results = await this.ranked(
+      projectId,
+      { fullText: q.q, vector: sought },
+      q.mode,
+      { statuses, types: q.type ? [q.type] : undefined, excluded },
+      q.limit,
+    );
     return {
       query: q.q,
       mode: q.mode,
@@ -91,10 +97,20 @@ export class SearchService {
     const started = performance.now();
     const { filters } = body;
     const statuses = filters.includeArchived ? ITEM_STATUSES : LIVE;
-    // A prompt may be long; its first words are what retrieval uses (see MAX_QUERY_WORDS).
-    const words = queryWords(body.query).slice(0, MAX_QUERY_WORDS).join(' ');
+    // A prompt may be long; its first words are what retrieval uses (see MAX_QUERY_WORDS). It
+    // is a sentence, not a query: full text takes items sharing any of its words, ranked by
+    // how many and how often, as requiring every word would rarely match anything.
+    const words = queryWords(body.query).slice(0, MAX_QUERY_WORDS);
     const [ranked, recent] = await Promise.all([
-      words ? this.ranked(projectId, words, 'hybrid', statuses, filters.types, PACK_CANDIDATES) : Promise.resolve([]),
+      words.length > 0
+        ? this.ranked(
+            projectId,
+            { fullText: anyOfWords(words), vector: words.join(' ') },
+            'hybrid',
+            { statuses, types: filters.types },
+            PACK_CANDIDATES,
+          )
+        : Promise.resolve([]),
       filters.includeRecent === false ? Promise.resolve([]) : this.search.recentEvents(projectId, RECENT_EVENTS),
     ]);
     const pack = assembleContextPack({
@@ -130,43 +146,49 @@ export class SearchService {
 
   private async ranked(
     projectId: string,
-    query: string,
+    query: { fullText: string; vector: string },
     mode: SearchMode,
-    statuses: readonly ItemStatus[],
-    types: readonly ItemType[] | undefined,
+    filter: SearchFilter,
     limit: number,
   ): Promise<RankedHit[]> {
-    const filter = { statuses, types };
     const [fullText, vector] = await Promise.all([
-      mode === 'vector' ? Promise.resolve([]) : this.search.fullText(projectId, query, filter, DEPTH),
-      mode === 'fulltext' ? Promise.resolve([]) : this.vectorRanks(projectId, query, statuses, types),
+      mode === 'vector' ? Promise.resolve([]) : this.search.fullText(projectId, query.fullText, filter, DEPTH),
+      mode === 'fulltext' || !query.vector ? Promise.resolve([]) : this.vectorRanks(projectId, query.vector, filter),
     ]);
-    const fused = reciprocalRankFusion({ fullText, vector }, RRF_K).slice(0, limit);
-    // The vector store's statuses lag the items by a sync: the rows are filtered again here.
-    const hits = await this.search.hydrate(
-      projectId,
-      fused.map((f) => f.id),
-      query,
-      filter,
-    );
-    const byId = new Map(hits.map((h) => [h.itemId, h]));
-    return fused.flatMap((f) => {
-      const hit = byId.get(f.id);
-      return hit
-        ? [{ hit, score: f.score, ranks: { fullText: f.ranks.fullText ?? null, vector: f.ranks.vector ?? null } }]
-        : [];
-    });
+    const fused = reciprocalRankFusion({ fullText, vector }, RRF_K);
+    // Rows are read a page at a time, and filtered again as they are: the vector store's
+    // statuses lag the items by a sync, and it knows nothing of excluded words. A row left
+    // out makes room for the next one, so a full page comes back whenever there is one.
+    const ranked: RankedHit[] = [];
+    for (let next = 0; next < fused.length && ranked.length < limit;) {
+      const page = fused.slice(next, next + limit - ranked.length);
+      next += page.length;
+      const hits = await this.search.hydrate(
+        projectId,
+        page.map((f) => f.id),
+        query.fullText,
+        filter,
+      );
+      const byId = new Map(hits.map((h) => [h.itemId, h]));
+      for (const f of page) {
+        const hit = byId.get(f.id);
+        if (hit) {
+          ranked.push({
+            hit,
+            score: f.score,
+            ranks: { fullText: f.ranks.fullText ?? null, vector: f.ranks.vector ?? null },
+          });
+        }
+      }
+    }
+    return ranked;
   }
 
-  private async vectorRanks(
-    projectId: string,
-    query: string,
-    statuses: readonly ItemStatus[],
-    types: readonly ItemType[] | undefined,
-  ): Promise<string[]> {
+  private async vectorRanks(projectId: string, query: string, filter: SearchFilter): Promise<string[]> {
+    const { statuses, types } = filter;
     try {
-      const [vector] = await this.embedder.embed([query]);
-      const hits = await this.store.search(projectId, vector!, { limit: DEPTH, statuses, types });
+      const vector = await this.embedder.embedQuery(query);
+      const hits = await this.store.search(projectId, vector, { limit: DEPTH, statuses, types });
       return hits.filter((h) => h.score >= MIN_VECTOR_SCORE).map((h) => h.itemId);
     } catch (error) {
       // An embedding endpoint or vector store that is down leaves full text to answer alone.

@@ -63,6 +63,19 @@ export const configSchema = z
     EMBEDDING_DIMENSIONS: int(8, 4096).default(256),
     /** Where embeddings are asked for; defaults to LLM_BASE_URL (or OpenAI). */
     EMBEDDING_BASE_URL: z.url().optional(),
+    /**
+     * Send `dimensions` with each request (text-embedding-3 shortens its vectors to it). Off
+     * for models that refuse the parameter: their own size must then equal EMBEDDING_DIMENSIONS.
+     */
+    EMBEDDING_SEND_DIMENSIONS: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true'),
+    /**
+     * How long a search waits for its query's embedding, with no retry: past it, search
+     * answers from full text alone (a hook has 2 s in all). Item embedding keeps LLM_TIMEOUT_MS.
+     */
+    EMBEDDING_QUERY_TIMEOUT_MS: int(100, 60_000).default(1500),
     /** `postgres`: vectors in PostgreSQL, exact cosine; `qdrant`: a Qdrant server at QDRANT_URL. */
     VECTOR_STORE: z.enum(['postgres', 'qdrant']).default('postgres'),
     QDRANT_URL: z.url().optional(),

@@ -16,4 +16,8 @@ export class LocalEmbedder implements Embedder {
   embed(texts: string[]): Promise<Float32Array[]> {
     return Promise.resolve(texts.map((t) => localEmbedding(t, this.dimensions)));
   }
+
+  embedQuery(text: string): Promise<Float32Array> {
+    return Promise.resolve(localEmbedding(text, this.dimensions));
+  }
 }

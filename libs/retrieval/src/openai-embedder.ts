@@ -2,12 +2,21 @@ import OpenAI from 'openai';
 import type { Config } from '@memex/config';
 import { normalize, type Embedder } from './ports';
 
+/**
+ * Characters of an item's text sent to the model: items may hold about 60,000 (facts, files,
+ * rationale), past the 8,191-token input of OpenAI's embedding models, and one item over it
+ * would fail its whole batch on every try. What an item is about comes first (title, facts).
+ */
+export const EMBED_MAX_CHARS = 8000;
+
 /** Any OpenAI-compatible /embeddings endpoint (OpenAI, Ollama, vLLM, LM Studio) through the official client. */
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
   private readonly client: OpenAI;
   private readonly modelName: string;
+  private readonly sendDimensions: boolean;
+  private readonly queryTimeoutMs: number;
 
   constructor(config: Config) {
     this.dimensions = config.EMBEDDING_DIMENSIONS;
@@ -19,19 +28,36 @@ export class OpenAiEmbedder implements Embedder {
       maxRetries: config.LLM_MAX_RETRIES,
     });
     this.modelName = config.EMBEDDING_MODEL;
+    this.sendDimensions = config.EMBEDDING_SEND_DIMENSIONS;
+    this.queryTimeoutMs = config.EMBEDDING_QUERY_TIMEOUT_MS;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
-    const response = await this.client.embeddings.create({
-      model: this.modelName,
-      input: texts,
-      dimensions: this.dimensions,
-      encoding_format: 'float',
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return this.request(texts.map((t) => t.slice(0, EMBED_MAX_CHARS)));
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const [vector] = await this.request([text.slice(0, EMBED_MAX_CHARS)], {
+      timeout: this.queryTimeoutMs,
+      maxRetries: 0,
     });
+    return vector!;
+  }
+
+  private async request(input: string[], options?: OpenAI.RequestOptions): Promise<Float32Array[]> {
+    if (input.length === 0) return [];
+    const response = await this.client.embeddings.create(
+      {
+        model: this.modelName,
+        input,
+        ...(this.sendDimensions ? { dimensions: this.dimensions } : {}),
+        encoding_format: 'float',
+      },
+      options,
+    );
     const byIndex = [...response.data].sort((a, b) => a.index - b.index);
-    if (byIndex.length !== texts.length) {
-      throw new Error(`embedding endpoint returned ${byIndex.length} vectors for ${texts.length} texts`);
+    if (byIndex.length !== input.length) {
+      throw new Error(`embedding endpoint returned ${byIndex.length} vectors for ${input.length} texts`);
     }
     return byIndex.map((d) => {
       if (d.embedding.length !== this.dimensions) {

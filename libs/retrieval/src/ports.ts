@@ -5,7 +5,10 @@ export interface Embedder {
   /** Recorded with each embedding: a change of model re-embeds every item. */
   readonly model: string;
   readonly dimensions: number;
+  /** Item texts, in batches: worth waiting and retrying for. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** A search's query: someone is waiting, so it fails fast rather than retry. */
+  embedQuery(text: string): Promise<Float32Array>;
 }
 
 export interface VectorPoint {
@@ -24,6 +27,8 @@ export interface VectorFilter {
 /** Where item vectors live and are searched; status and type travel with them so filters apply there. */
 export interface VectorStore {
   readonly name: 'postgres' | 'qdrant';
+  /** Where the vectors live: `postgres`, or the Qdrant server and collection. */
+  readonly place: string;
   /** Creates what the store needs (a Qdrant collection of the right size); called once at start. */
   ensureReady(dimensions: number): Promise<void>;
   upsert(projectId: string, points: VectorPoint[]): Promise<void>;
@@ -34,6 +39,17 @@ export interface VectorStore {
     vector: Float32Array,
     filter: VectorFilter,
   ): Promise<Array<{ itemId: string; score: number }>>;
+  /** True when the store holds no vector at all (a Qdrant collection created anew or emptied). */
+  isEmpty(): Promise<boolean>;
+}
+
+/**
+ * What an embedding record was made in: the model, and the store when it is not PostgreSQL
+ * (whose records hold their vectors). Records of another space are embedded again, so a
+ * switch of model, of store, or of Qdrant server or collection fills the new one by itself.
+ */
+export function embeddingSpace(embedder: Pick<Embedder, 'model'>, store: Pick<VectorStore, 'place'>): string {
+  return store.place === 'postgres' ? embedder.model : `${embedder.model} in ${store.place}`;
 }
 
 export const EMBEDDER = Symbol('EMBEDDER');

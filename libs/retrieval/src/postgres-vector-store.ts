@@ -49,6 +49,7 @@ const MAX_PROJECTS = 8;
  */
 export class PostgresVectorStore implements VectorStore {
   readonly name = 'postgres' as const;
+  readonly place = 'postgres';
   private readonly projects = new Map<string, ProjectVectors>();
   private dimensions = 0;
 
@@ -70,6 +71,11 @@ export class PostgresVectorStore implements VectorStore {
 
   updatePayload(_projectId: string, _items: Array<Omit<VectorPoint, 'vector'>>): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** Its vectors are the records' own: a record without one is embedded again (see pending). */
+  isEmpty(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   async search(

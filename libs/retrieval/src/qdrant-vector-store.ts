@@ -14,6 +14,7 @@ export function ulidToUuid(ulid: string): string {
  */
 export class QdrantVectorStore implements VectorStore {
   readonly name = 'qdrant' as const;
+  readonly place: string;
   private readonly client: QdrantClient;
   private readonly collection: string;
 
@@ -24,6 +25,13 @@ export class QdrantVectorStore implements VectorStore {
       checkCompatibility: false,
     });
     this.collection = config.QDRANT_COLLECTION;
+    const server = new URL(config.QDRANT_URL!);
+    this.place = `qdrant ${server.host}${server.pathname.replace(/\/+$/, '')}/${this.collection}`;
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const { count } = await this.client.count(this.collection, { exact: true });
+    return count === 0;
   }
 
   async ensureReady(dimensions: number): Promise<void> {

@@ -3,3 +3,4 @@ export * from './cosine';
 export * from './intent';
 export * from './local-embedder';
 export * from './rrf';
+export * from './web-query';

@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { EmbeddingRepository } from '@memex/db';
 import { JOBS, QUEUES } from '@memex/queue';
-import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
+import { EMBEDDER, VECTOR_STORE, embeddingSpace, type Embedder, type VectorStore } from '@memex/retrieval';
 import { CONFIG, IntervalTask } from '@memex/server';
 
 const PAGE = 500;
@@ -33,12 +33,15 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const invalidated = await this.embeddings.invalidateStale(this.embedder.model, this.store.name === 'postgres');
+    const space = embeddingSpace(this.embedder, this.store);
+    // A store that lost every vector (a Qdrant volume gone) holds nothing its records claim.
+    if (await this.store.isEmpty()) {
+      const forgotten = await this.embeddings.forget(space);
+      if (forgotten > 0) this.logger.warn({ projects: forgotten, space }, 'the vector store is empty; re-embedding');
+    }
+    const invalidated = await this.embeddings.invalidateStale(space, this.store.name === 'postgres');
     if (invalidated > 0) {
-      this.logger.log(
-        { projects: invalidated, model: this.embedder.model },
-        're-embedding projects for a new model or store',
-      );
+      this.logger.log({ projects: invalidated, space }, 're-embedding projects for a new model or store');
     }
     this.task.start(this.config.EMBEDDING_POLL_MS);
   }

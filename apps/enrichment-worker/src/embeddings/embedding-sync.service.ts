@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmbeddingRepository, MemoryItemAdminRepository, type EmbeddingRecord } from '@memex/db';
-import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
+import { EMBEDDER, VECTOR_STORE, embeddingSpace, type Embedder, type VectorStore } from '@memex/retrieval';
 
 /** Items embedded per model call and recorded per transaction. */
 const BATCH = 128;
@@ -25,17 +25,12 @@ export class EmbeddingSyncService {
    * project lagging and brings the poller back).
    */
   async sync(projectId: string): Promise<SyncReport> {
+    const space = embeddingSpace(this.embedder, this.store);
     const revision = await this.items.revision(projectId);
     const report: SyncReport = { embedded: 0, payloadOnly: 0 };
     let after: string | null = null;
     for (;;) {
-      const batch = await this.embeddings.pending(
-        projectId,
-        this.embedder.model,
-        after,
-        BATCH,
-        this.store.name === 'postgres',
-      );
+      const batch = await this.embeddings.pending(projectId, space, after, BATCH, this.store.name === 'postgres');
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.itemId;
       const toEmbed = batch.filter((p) => p.text !== null);
@@ -49,7 +44,7 @@ export class EmbeddingSyncService {
         ...toEmbed.map((p, i) => ({ ...p, vector: keepVectors ? vectors[i]! : null })),
         ...payloadOnly.map((p) => ({ ...p, vector: null })),
       ];
-      await this.embeddings.record(projectId, this.embedder.model, records);
+      await this.embeddings.record(projectId, space, records);
       report.embedded += toEmbed.length;
       report.payloadOnly += payloadOnly.length;
     }

@@ -149,9 +149,10 @@ export class EmbeddingRepository {
   }
 
   /**
-   * Projects holding records of another model (or, for the postgres store, without vectors)
-   * are marked lagging, so a changed EMBEDDING_MODEL, EMBEDDING_DIMENSIONS or VECTOR_STORE
-   * re-embeds them without waiting for their items to change.
+   * Projects holding records of another model (an embedding space: see embeddingSpace) or,
+   * for the postgres store, without vectors are marked lagging, so a changed EMBEDDING_MODEL,
+   * EMBEDDING_DIMENSIONS, VECTOR_STORE or Qdrant collection re-embeds them without waiting
+   * for their items to change.
    */
   async invalidateStale(model: string, needVector: boolean): Promise<number> {
     const result = await sql`
@@ -160,6 +161,17 @@ export class EmbeddingRepository {
                       where e.project_id = p.id and (e.model <> ${model} or (${needVector} and e.vector is null)))`.execute(
       this.db,
     );
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /**
+   * Drops the records of `model` (a store that lost its vectors, e.g. a Qdrant collection
+   * made anew) and marks their projects lagging, so every item is embedded into it again.
+   */
+  async forget(model: string): Promise<number> {
+    const result = await sql`
+      with gone as (delete from item_embeddings where model = ${model} returning project_id)
+      update projects set embedded_revision = -1 where id in (select project_id from gone)`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
   }
 

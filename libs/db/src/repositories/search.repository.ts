@@ -7,6 +7,8 @@ import { KYSELY } from '../tokens';
 export interface SearchFilter {
   statuses: readonly ItemStatus[];
   types?: readonly ItemType[];
+  /** Web-search words and phrases as alternatives: an item matching any is left out. */
+  excluded?: string;
 }
 
 export interface SearchHit {
@@ -50,7 +52,10 @@ export class SearchRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The rows of `ids` (in that order), each with a snippet of its facts around the query's words. */
+  /**
+   * The rows of `ids` (in that order) that still pass the filter (the vector store lags the
+   * items), each with a snippet of its facts around the query's words.
+   */
   async hydrate(projectId: string, ids: string[], query: string, filter: SearchFilter): Promise<SearchHit[]> {
     if (ids.length === 0) return [];
     const { rows } = await sql<SearchHit>`
@@ -61,7 +66,10 @@ export class SearchRepository {
         from memory_items m
        where m.project_id = ${projectId} and m.id = any(${ids}::text[])
          and m.status = any(${[...filter.statuses]}::text[])
-         ${filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``}`.execute(this.db);
+         ${filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``}
+         ${filter.excluded ? sql`and not (m.search_tsv @@ websearch_to_tsquery('english', ${filter.excluded}))` : sql``}`.execute(
+      this.db,
+    );
     const byId = new Map(rows.map((r) => [r.itemId, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }

@@ -1,0 +1,34 @@
+/**
+ * A query in web-search syntax (what websearch_to_tsquery reads: words, "quoted phrases", OR,
+ * -excluded), split for the two sources: full text reads the query whole; vectors are given
+ * only the words sought, and what is excluded is applied to every result as a filter, so an
+ * excluded word never comes back through its vector similarity.
+ */
+export interface WebQuery {
+  /** The sought words and phrases, without quotes or OR: what the query is about. */
+  sought: string;
+  /** The excluded words and phrases as a query of alternatives ("a" or "b c"), or '' for none. */
+  excluded: string;
+}
+
+// A term: a quoted phrase (closed or running to the end) or a run of non-space characters.
+const TERM = /(-?)(?:"([^"]*)"?|([^\s"]+))/g;
+
+export function splitWebQuery(query: string): WebQuery {
+  const sought: string[] = [];
+  const excluded: string[] = [];
+  for (const match of query.matchAll(TERM)) {
+    const [, minus, phrase, word] = match;
+    const text = (phrase ?? word ?? '').trim();
+    if (!text) continue;
+    // websearch_to_tsquery reads a leading "-" as NOT only at the start of a term.
+    if (minus) excluded.push(phrase === undefined ? text : `"${text}"`);
+    else if (phrase !== undefined || text.toLowerCase() !== 'or') sought.push(text);
+  }
+  return { sought: sought.join(' '), excluded: excluded.join(' or ') };
+}
+
+/** Any of the words: a prompt matches items that share some of its words, not all of them. */
+export function anyOfWords(words: readonly string[]): string {
+  return words.join(' or ');
+}
