@@ -70,7 +70,7 @@ describe('embedding spaces', () => {
   const embedder = () => ctx.server.app.get<Embedder>(EMBEDDER);
 
   it('a switch to another store embeds every item into it, not just passes status on', async () => {
-    const qdrant = new RecordingStore('qdrant q1:6333/memex_items');
+    const qdrant = new RecordingStore('qdrant/memex_items');
     expect(await embeddings().invalidateStale(embeddingSpace(embedder(), qdrant), false)).toBe(1);
     const report = await sync(qdrant);
     expect(report).toEqual({ embedded: 2, payloadOnly: 0 });
@@ -79,15 +79,14 @@ describe('embedding spaces', () => {
     expect(await sync(qdrant)).toEqual({ embedded: 0, payloadOnly: 0 });
   });
 
-  it('so does pointing at another collection of the same server', async () => {
-    const other = new RecordingStore('qdrant q1:6333/memex_items_v2');
+  it('so does pointing at another collection', async () => {
+    const other = new RecordingStore('qdrant/memex_items_v2');
     expect(await embeddings().invalidateStale(embeddingSpace(embedder(), other), false)).toBe(1);
     expect((await sync(other)).embedded).toBe(2);
   });
 
   it('a store that lost its vectors is filled again once its records are forgotten', async () => {
-    const emptied = new RecordingStore('qdrant q1:6333/memex_items_v2');
-    expect(await emptied.isEmpty()).toBe(true);
+    const emptied = new RecordingStore('qdrant/memex_items_v2');
     expect(await embeddings().forget(embeddingSpace(embedder(), emptied))).toBe(1);
     expect((await sync(emptied)).embedded).toBe(2);
     expect(emptied.payloadOnly.size).toBe(0);
@@ -95,8 +94,6 @@ describe('embedding spaces', () => {
 
   it('the postgres space is the model alone, so upgrading keeps its vectors', () => {
     expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'postgres' })).toBe('local-hash/256');
-    expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'qdrant q1:6333/c' })).toBe(
-      'local-hash/256 in qdrant q1:6333/c',
-    );
+    expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'qdrant/c' })).toBe('local-hash/256 in qdrant/c');
   });
 });

@@ -325,6 +325,21 @@ describe('hygiene passes', () => {
     });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('CHANGE_NOT_REVERTIBLE');
+
+    // Undoing the undo redoes the whole merge, never half of it.
+    const redo = await request<{ changeIds: string[] }>(
+      url(`/api/v2/hygiene/changes/${undo.body.changeIds[0]}/revert`),
+      { key: ctx.project.apiKey, body: {} },
+    );
+    expect(redo.status).toBe(200);
+    expect(redo.body.changeIds).toHaveLength(2);
+    const again = await db()
+      .selectFrom('memory_items')
+      .select(['id', 'status', 'superseded_by', 'merged_from'])
+      .where('id', 'in', [ids.twinA!, ids.twinB!])
+      .execute();
+    expect(again.find((r) => r.id === ids.twinA)).toMatchObject({ status: 'active', merged_from: [ids.twinB] });
+    expect(again.find((r) => r.id === ids.twinB)).toMatchObject({ status: 'superseded', superseded_by: ids.twinA });
   });
 
   it('a merge whose kept item changed since does not go back in part', async () => {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@memex/config';
-import { EMBED_MAX_CHARS, OpenAiEmbedder } from '@memex/retrieval';
+import { EMBED_MAX_CHARS, OpenAiEmbedder, REQUEST_MAX_CHARS } from '@memex/retrieval';
 
 /** An OpenAI-compatible /v1/embeddings endpoint answering from a script, driven through the real client. */
 class ScriptedEmbeddings {
@@ -121,6 +121,20 @@ describe('OpenAiEmbedder', () => {
       await embedder(server.url, 8, { EMBEDDING_SEND_DIMENSIONS: 'false' }).embed(['y'.repeat(60_000), 'short']);
       expect(server.requests[0]!.input.map((t) => t.length)).toEqual([EMBED_MAX_CHARS, 5]);
       expect(server.requests[0]).not.toHaveProperty('dimensions');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('sends a large batch as several requests, in order', async () => {
+    const server = await new ScriptedEmbeddings([vectors(8)]).start();
+    try {
+      const texts = Array.from({ length: 30 }, (_, i) => `${i} `.padEnd(EMBED_MAX_CHARS, 'z'));
+      const out = await embedder(server.url).embed(texts);
+      expect(out).toHaveLength(30);
+      expect(server.requests.map((r) => r.input.length)).toEqual([25, 5]);
+      expect(server.requests.flatMap((r) => r.input)).toEqual(texts);
+      expect(server.requests.every((r) => r.input.join('').length <= REQUEST_MAX_CHARS)).toBe(true);
     } finally {
       await server.stop();
     }

@@ -161,7 +161,8 @@ export class SearchService {
     // out makes room for the next one, so a full page comes back whenever there is one.
     const ranked: RankedHit[] = [];
     for (let next = 0; next < fused.length && ranked.length < limit;) {
-      const page = fused.slice(next, next + limit - ranked.length);
+      // A whole page each time: rows left out tend to come in runs (an excluded word's hits).
+      const page = fused.slice(next, next + limit);
       next += page.length;
       const hits = await this.search.hydrate(
         projectId,
@@ -172,7 +173,7 @@ export class SearchService {
       const byId = new Map(hits.map((h) => [h.itemId, h]));
       for (const f of page) {
         const hit = byId.get(f.id);
-        if (hit) {
+        if (hit && ranked.length < limit) {
           ranked.push({
             hit,
             score: f.score,

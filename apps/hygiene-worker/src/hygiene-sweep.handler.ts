@@ -46,14 +46,20 @@ export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
       total += ids.length;
       after = ids[ids.length - 1]!;
     }
-    const lost = await this.runs.queuedSince(LOST_RUN_MINUTES, PAGE);
-    await this.queue.addBulk(
-      lost.map((run) => ({
-        name,
-        data: schema.parse({ projectId: run.project_id, mode: run.mode, trigger: 'operator', runId: run.id }),
-        opts: { ...options, jobId: hygieneRunJobId(run.id) },
-      })),
-    );
-    return { projects: total, prunedRuns: await this.runs.pruneIdle(IDLE_RUN_DAYS), requeuedRuns: lost.length };
+    let requeued = 0;
+    for (let last: string | null = null; ;) {
+      const lost = await this.runs.queuedSince(LOST_RUN_MINUTES, last, PAGE);
+      if (lost.length === 0) break;
+      await this.queue.addBulk(
+        lost.map((run) => ({
+          name,
+          data: schema.parse({ projectId: run.project_id, mode: run.mode, trigger: 'operator', runId: run.id }),
+          opts: { ...options, jobId: hygieneRunJobId(run.id) },
+        })),
+      );
+      requeued += lost.length;
+      last = lost[lost.length - 1]!.id;
+    }
+    return { projects: total, prunedRuns: await this.runs.pruneIdle(IDLE_RUN_DAYS), requeuedRuns: requeued };
   }
 }

@@ -138,7 +138,7 @@ export function nearDuplicateProposals(items: readonly HygieneItem[], options: D
       basis: byTopic ? 'dedup-topic' : 'similar-text',
       similarity: lowest,
       reason:
-        `${members.length} ${keep.type} items ${byTopic ? `of topic ${topic} ` : ''}read alike ` +
+        `${members.length} ${keep.type} items ${byTopic ? `share the topic ${topic}` : 'read alike'} ` +
         `(similarity to the kept item ${decimal(lowest)} or more); keep ${keep.id}, the most trusted and freshest`,
     });
   }

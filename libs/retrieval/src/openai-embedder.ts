@@ -9,6 +9,29 @@ import { normalize, type Embedder } from './ports';
  */
 export const EMBED_MAX_CHARS = 8000;
 
+/**
+ * Characters of one request: OpenAI takes about 300,000 tokens a request in all, and 128 items
+ * of 8,000 characters of code can come near it. Larger batches go as several requests.
+ */
+export const REQUEST_MAX_CHARS = 200_000;
+
+/** Consecutive runs of `texts` of at most REQUEST_MAX_CHARS together (one text at least each). */
+export function requestChunks(texts: readonly string[], maxChars = REQUEST_MAX_CHARS): string[][] {
+  const chunks: string[][] = [];
+  let size = 0;
+  for (const text of texts) {
+    const last = chunks[chunks.length - 1];
+    if (last && size + text.length <= maxChars) {
+      last.push(text);
+      size += text.length;
+    } else {
+      chunks.push([text]);
+      size = text.length;
+    }
+  }
+  return chunks;
+}
+
 /** Any OpenAI-compatible /embeddings endpoint (OpenAI, Ollama, vLLM, LM Studio) through the official client. */
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
@@ -32,8 +55,12 @@ export class OpenAiEmbedder implements Embedder {
     this.queryTimeoutMs = config.EMBEDDING_QUERY_TIMEOUT_MS;
   }
 
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return this.request(texts.map((t) => t.slice(0, EMBED_MAX_CHARS)));
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (const chunk of requestChunks(texts.map((t) => t.slice(0, EMBED_MAX_CHARS)))) {
+      vectors.push(...(await this.request(chunk)));
+    }
+    return vectors;
   }
 
   async embedQuery(text: string): Promise<Float32Array> {

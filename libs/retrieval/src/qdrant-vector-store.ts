@@ -25,8 +25,9 @@ export class QdrantVectorStore implements VectorStore {
       checkCompatibility: false,
     });
     this.collection = config.QDRANT_COLLECTION;
-    const server = new URL(config.QDRANT_URL!);
-    this.place = `qdrant ${server.host}${server.pathname.replace(/\/+$/, '')}/${this.collection}`;
+    // The collection names the place, not the server's address (one server has many names);
+    // a new server's collection starts empty, which the embedding worker sees at start.
+    this.place = `qdrant/${this.collection}`;
   }
 
   async isEmpty(): Promise<boolean> {

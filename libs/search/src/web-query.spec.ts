@@ -12,6 +12,8 @@ describe('splitWebQuery', () => {
     ['re-try well-known', 're-try well-known', ''],
     ['"unclosed phrase', 'unclosed phrase', ''],
     ['  ', '', ''],
+    ['cache (-redis)', 'cache', 'redis)'],
+    ['cache !-redis', 'cache', 'redis'],
   ])('%j → sought %j, excluded %j', (query, sought, excluded) => {
     expect(splitWebQuery(query)).toEqual({ sought, excluded });
   });

@@ -12,7 +12,9 @@ export interface WebQuery {
 }
 
 // A term: a quoted phrase (closed or running to the end) or a run of non-space characters.
-const TERM = /(-?)(?:"([^"]*)"?|([^\s"]+))/g;
+// websearch_to_tsquery skips these operator characters before a term, so "(-redis" and
+// "!-redis" exclude redis as "-redis" does.
+const TERM = /[!&|()<]*(-?)(?:"([^"]*)"?|([^\s"]+))/g;
 
 export function splitWebQuery(query: string): WebQuery {
   const sought: string[] = [];

@@ -220,8 +220,9 @@ export class HygieneReviewRepository {
    * Puts back what an applied change took away, if the item still holds what the change
    * left: a later change to those fields is never silently undone. The changes of one applied
    * proposal go back together (a merge touched the kept item and each absorbed one): undoing
-   * one alone would leave the kept item listing an item that is live again. `changeIds` holds
-   * every revert made, the one asked for first.
+   * one alone would leave the kept item listing an item that is live again; their reverts
+   * belong to the proposal as well, so they too go back together. `changeIds` holds every
+   * revert made, the one asked for first.
    */
   async revert(
     projectId: string | null,
@@ -249,7 +250,9 @@ export class HygieneReviewRepository {
         .orderBy('id')
         .forUpdate()
         .execute();
-      const asked = together.find((c) => c.id === change.id)!;
+      const asked = together.find((c) => c.id === change.id);
+      // Gone between the read and the lock (its item deleted, and the change with it).
+      if (!asked) throw new DomainError('CHANGE_NOT_FOUND', `no hygiene change ${changeId}`, { changeId });
       const changes = [asked, ...together.filter((c) => c.id !== change.id)];
       const items = await lockItemRows(
         trx,
@@ -260,10 +263,11 @@ export class HygieneReviewRepository {
       const revertIds: string[] = [];
       for (const { change: c, item } of steps) {
         revertIds.push(
+          // The reverts of a proposal's changes are one group too: undoing one redoes them all.
           await this.write(trx, item, c.before, 'reverted', who, {
             rule: c.rule,
             runId: c.run_id,
-            proposalId: null,
+            proposalId: c.proposal_id,
             revertOf: c.id,
           }),
         );

@@ -112,13 +112,18 @@ export class HygieneRunRepository {
    * started long before; if Redis lost it, re-adding it under the same job id brings it back,
    * and is a no-op while BullMQ still holds it.
    */
-  async queuedSince(minutes: number, limit: number): Promise<Array<Pick<HygieneRunRow, 'id' | 'project_id' | 'mode'>>> {
+  async queuedSince(
+    minutes: number,
+    after: string | null,
+    limit: number,
+  ): Promise<Array<Pick<HygieneRunRow, 'id' | 'project_id' | 'mode'>>> {
     return this.db
       .selectFrom('hygiene_runs')
       .select(['id', 'project_id', 'mode'])
       .where('trigger', '=', 'operator')
       .where('status', '=', 'queued')
       .where('created_at', '<', sql<Date>`now() - make_interval(mins => ${minutes})`)
+      .where('id', '>', after ?? '')
       .orderBy('id')
       .limit(limit)
       .execute();
