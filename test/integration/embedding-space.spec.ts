@@ -20,7 +20,7 @@ const ctx = useTestApp([BrainApiModule]);
  * records what it is sent, which is what these tests look at.
  */
 class RecordingStore implements VectorStore {
-  readonly name = 'qdrant' as const;
+  readonly vectorsInRecords = false;
   readonly upserted = new Set<string>();
   readonly payloadOnly = new Set<string>();
   constructor(readonly place: string) {}
@@ -93,7 +93,11 @@ describe('embedding spaces', () => {
   });
 
   it('the postgres space is the model alone, so upgrading keeps its vectors', () => {
-    expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'postgres' })).toBe('local-hash/256');
-    expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'qdrant/c' })).toBe('local-hash/256 in qdrant/c');
+    expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'postgres', vectorsInRecords: true })).toBe(
+      'local-hash/256',
+    );
+    expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'qdrant/c', vectorsInRecords: false })).toBe(
+      'local-hash/256 in qdrant/c',
+    );
   });
 });

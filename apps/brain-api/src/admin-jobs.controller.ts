@@ -1,22 +1,22 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { getQueueToken } from '@nestjs/bullmq';
-import { ModuleRef } from '@nestjs/core';
-import type { Job, Queue } from 'bullmq';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { DomainError } from '@memex/domain';
-import { QUEUES } from '@memex/queue';
-import { AdminTokenGuard, ZodPipe } from '@memex/server';
+import { QUEUES, type QueueName } from '@memex/queue';
+import { ALL_QUEUES, AdminTokenGuard, ZodPipe, type AllQueues } from '@memex/server';
 
 const STATES = ['failed', 'waiting', 'delayed', 'active', 'completed'] as const;
 
+const queueNameSchema = z.enum(Object.values(QUEUES) as [QueueName, ...QueueName[]]);
+
 const listQuerySchema = z.strictObject({
-  queue: z.enum(Object.values(QUEUES) as [string, ...string[]]).default(QUEUES.enrichment),
+  queue: queueNameSchema.default(QUEUES.enrichment),
   state: z.enum(STATES).default('failed'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 
 const jobParamsSchema = z.strictObject({
-  queue: z.enum(Object.values(QUEUES) as [string, ...string[]]),
+  queue: queueNameSchema,
   jobId: z.string().min(1).max(300),
 });
 
@@ -37,18 +37,11 @@ function summary(job: Job) {
 @Controller('api/v2/admin/jobs')
 @UseGuards(AdminTokenGuard)
 export class AdminJobsController {
-  private readonly queues: Record<string, Queue>;
-
-  // Every queue the schemas accept, looked up as the queue board does: none can be missing.
-  constructor(modules: ModuleRef) {
-    this.queues = Object.fromEntries(
-      Object.values(QUEUES).map((name) => [name, modules.get<Queue>(getQueueToken(name), { strict: false })]),
-    );
-  }
+  constructor(@Inject(ALL_QUEUES) private readonly queues: AllQueues) {}
 
   @Get()
   async list(@Query(new ZodPipe(listQuerySchema)) query: z.infer<typeof listQuerySchema>) {
-    const queue = this.queues[query.queue]!;
+    const queue = this.queues[query.queue];
     const jobs = await queue.getJobs([query.state], 0, query.limit - 1);
     return { queue: query.queue, state: query.state, jobs: jobs.map(summary) };
   }
@@ -56,7 +49,7 @@ export class AdminJobsController {
   @Post(':queue/:jobId/retry')
   @HttpCode(202)
   async retry(@Param(new ZodPipe(jobParamsSchema)) params: z.infer<typeof jobParamsSchema>) {
-    const job = await this.queues[params.queue]!.getJob(params.jobId);
+    const job = await this.queues[params.queue].getJob(params.jobId);
     if (!job) throw new DomainError('NOT_FOUND', `no job ${params.jobId} in ${params.queue}`);
     const state = await job.getState();
     if (state !== 'failed') {

@@ -12,9 +12,17 @@ import {
   type MemoryItemsTable,
 } from '@memex/db';
 import { DomainError, type ApplyProposalBody, type HygieneRunQuery, type StartHygieneRunBody } from '@memex/domain';
-import { mergedKeep, needsOperatorInput, qualityPatch, type MergeSide, type QualityProblem } from '@memex/hygiene';
-import { JOBS, QUEUES, hygieneRunJobId } from '@memex/queue';
+import {
+  isLive,
+  mergedKeep,
+  needsOperatorInput,
+  qualityPatch,
+  type MergeSide,
+  type QualityProblem,
+} from '@memex/hygiene';
+import { QUEUES, operatorPassJob } from '@memex/queue';
 import type { Principal } from '@memex/server';
+import { RevisionCache } from './revision-cache';
 import type { Selectable } from 'kysely';
 
 type ItemRow = Selectable<MemoryItemsTable>;
@@ -90,6 +98,7 @@ export class HygieneReviewService {
     private readonly review: HygieneReviewRepository,
     private readonly projects: ProjectRepository,
     @InjectQueue(QUEUES.hygiene) private readonly queue: Queue,
+    private readonly revisions: RevisionCache,
   ) {}
 
   async start(caller: Principal, body: StartHygieneRunBody) {
@@ -118,12 +127,9 @@ export class HygieneReviewService {
       trigger: 'operator',
       requestedBy: actorOf(caller),
     });
-    const { name, options, schema } = JOBS.hygienePass;
+    const job = operatorPassJob({ id: run.id, projectId, mode: body.mode });
     try {
-      await this.queue.add(name, schema.parse({ projectId, mode: body.mode, trigger: 'operator', runId: run.id }), {
-        ...options,
-        jobId: hygieneRunJobId(run.id),
-      });
+      await this.queue.add(job.name, job.data, job.opts);
     } catch (error) {
       await this.runs.markFailed(run.id, 'the queue was unreachable; nothing ran');
       throw new DomainError('QUEUE_UNAVAILABLE', 'the job queue is unreachable; try again shortly', {
@@ -170,10 +176,10 @@ export class HygieneReviewService {
       const live = (i: ItemRow) => i.status === 'active' || i.status === 'stale' || i.status === 'review';
       if (proposal.kind === 'merge') {
         if (body.patch) throw new DomainError('VALIDATION_FAILED', 'a merge takes keepId, not patch', {});
-        const stillLive = items.filter((i) => i.status === 'active' || i.status === 'stale');
-        if (stillLive.length !== items.length) {
+        const gone = items.filter((i) => !isLive(i.status));
+        if (gone.length > 0) {
           throw new DomainError('PROPOSAL_OUTDATED', 'some items of this merge are no longer active or stale', {
-            items: items.filter((i) => !stillLive.includes(i)).map((i) => ({ itemId: i.id, status: i.status })),
+            items: gone.map((i) => ({ itemId: i.id, status: i.status })),
           });
         }
         const keepId = body.keepId ?? (proposal.detail.keepId as string);
@@ -217,6 +223,7 @@ export class HygieneReviewService {
       const fix = qualityPatch(item, problems);
       return [{ itemId: item.id, set: { ...fix, ...body.patch }, change: 'edited' as const }];
     });
+    this.revisions.forget(result.proposal.project_id);
     return { proposal: proposalView(result.proposal), changeIds: result.changeIds };
   }
 
@@ -229,6 +236,11 @@ export class HygieneReviewService {
   }
 
   async revert(caller: Principal, changeId: string, reason: string | undefined) {
-    return this.review.revert(scope(caller), changeId, { actor: actorOf(caller), reason: reason ?? null });
+    const { projectId, ...reverted } = await this.review.revert(scope(caller), changeId, {
+      actor: actorOf(caller),
+      reason: reason ?? null,
+    });
+    this.revisions.forget(projectId);
+    return reverted;
   }
 }

@@ -1,16 +1,11 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { getQueueToken } from '@nestjs/bullmq';
-import { ModuleRef } from '@nestjs/core';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import type { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
-import { secretsEqual } from '@memex/domain';
-import { QUEUES } from '@memex/queue';
-import { CONFIG, bearerToken } from '@memex/server';
+import { ALL_QUEUES, CONFIG, assertAdminToken, bearerToken, toErrorResponse, type AllQueues } from '@memex/server';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
@@ -33,7 +28,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
 export class QueueBoard implements OnModuleInit {
   constructor(
     private readonly adapter: HttpAdapterHost,
-    private readonly modules: ModuleRef,
+    @Inject(ALL_QUEUES) private readonly queues: AllQueues,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -41,36 +36,20 @@ export class QueueBoard implements OnModuleInit {
     const board = new FastifyAdapter();
     board.setBasePath(QUEUE_BOARD_PATH);
     createBullBoard({
-      queues: Object.values(QUEUES).map(
-        (name) => new BullMQAdapter(this.modules.get<Queue>(getQueueToken(name), { strict: false })),
-      ),
+      queues: Object.values(this.queues).map((queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
     });
     const expected = this.config.MEMEX_ADMIN_TOKEN;
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        const token = presentedToken(request);
-        if (!expected) {
-          return reply.code(403).send({
-            error: {
-              code: 'ADMIN_DISABLED',
-              message: 'the queue board is disabled: set MEMEX_ADMIN_TOKEN to enable it',
-              details: {},
-            },
-          });
-        }
-        if (!token || !secretsEqual(token, expected)) {
-          return reply
-            .code(401)
-            .header('www-authenticate', 'Basic realm="memex queues", charset="UTF-8"')
-            .send({
-              error: {
-                code: 'UNAUTHORIZED',
-                message: 'the admin token is required (Bearer, or as the Basic auth password)',
-                details: {},
-              },
-            });
+        try {
+          assertAdminToken(presentedToken(request), expected, 'Bearer, or as the Basic auth password');
+        } catch (error) {
+          const { status, body } = toErrorResponse(error);
+          // A browser asks for the password on a 401 that names Basic.
+          if (status === 401) void reply.header('www-authenticate', 'Basic realm="memex queues", charset="UTF-8"');
+          return reply.code(status).send(body);
         }
       });
       await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });

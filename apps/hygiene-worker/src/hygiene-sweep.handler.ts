@@ -3,7 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { HygieneRunRepository, ProjectRepository } from '@memex/db';
-import { JOBS, QUEUES, hygieneRunJobId, type JobPayload } from '@memex/queue';
+import { JOBS, QUEUES, operatorPassJob, type JobPayload } from '@memex/queue';
 import { CONFIG, type JobHandler } from '@memex/server';
 
 const PAGE = 500;
@@ -51,11 +51,7 @@ export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
       const lost = await this.runs.queuedSince(LOST_RUN_MINUTES, last, PAGE);
       if (lost.length === 0) break;
       await this.queue.addBulk(
-        lost.map((run) => ({
-          name,
-          data: schema.parse({ projectId: run.project_id, mode: run.mode, trigger: 'operator', runId: run.id }),
-          opts: { ...options, jobId: hygieneRunJobId(run.id) },
-        })),
+        lost.map((run) => operatorPassJob({ id: run.id, projectId: run.project_id, mode: run.mode })),
       );
       requeued += lost.length;
       last = lost[lost.length - 1]!.id;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** `true` or `false` exactly: "0", "yes" or a typo is an error, not a silent false. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true');
 
 /**
  * Every variable the services read, with defaults that run against a local PostgreSQL and
@@ -67,10 +73,7 @@ export const configSchema = z
      * Send `dimensions` with each request (text-embedding-3 shortens its vectors to it). Off
      * for models that refuse the parameter: their own size must then equal EMBEDDING_DIMENSIONS.
      */
-    EMBEDDING_SEND_DIMENSIONS: z
-      .enum(['true', 'false'], { error: 'must be true or false' })
-      .default('true')
-      .transform((v) => v === 'true'),
+    EMBEDDING_SEND_DIMENSIONS: flag(true),
     /**
      * How long a search waits for its query's embedding, with no retry: past it, search
      * answers from full text alone (a hook has 2 s in all). Item embedding keeps LLM_TIMEOUT_MS.
@@ -98,10 +101,7 @@ export const configSchema = z
      * where a migration job runs first (compose, Kubernetes): the app then refuses to start on
      * a schema that lacks a migration it needs.
      */
-    MIGRATE_ON_START: z
-      .enum(['true', 'false'], { error: 'must be true or false' })
-      .default('true')
-      .transform((v) => v === 'true'),
+    MIGRATE_ON_START: flag(true),
     /** Where `npm start` keeps the local project's key between runs. */
     MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
   })

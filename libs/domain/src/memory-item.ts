@@ -33,6 +33,26 @@ export const ITEM_LIMITS = {
   dedupHint: 200,
 } as const;
 
+/**
+ * Evidence spans an item keeps: enrichment's reinforcements keep the newest, a hygiene merge
+ * the kept item's own first.
+ */
+export const MAX_EVIDENCE_SPANS = 50;
+
+/** Each evidence span once (same event, same quote), first seen first. */
+export function distinctSpans<T extends { eventId: string; quote: string }>(spans: Iterable<T>): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const span of spans) {
+    const key = `${span.eventId}\u0000${span.quote}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(span);
+    }
+  }
+  return out;
+}
+
 const text = (max: number) => storable(z.string().max(max));
 
 /** Lowercase words joined by single hyphens: `auth`, `token-refresh`. */

@@ -5,4 +5,4 @@ export { qualityPatch, needsOperatorInput, cutText, UNSUPPORTED_CONFIDENCE, type
 export { qualityProblems } from './quality';
 export { trigrams, trigramSimilarity, jaccard, itemText } from './trigrams';
 export { mergedKeep, type MergeSide } from './merge-fix';
-export type { HeldRule } from './lifecycle-rules';
+export { isLive, type HeldRule } from './lifecycle-rules';

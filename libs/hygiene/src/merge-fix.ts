@@ -1,4 +1,4 @@
-import { ITEM_LIMITS } from '@memex/domain';
+import { ITEM_LIMITS, MAX_EVIDENCE_SPANS, distinctSpans } from '@memex/domain';
 
 /** What a merge combines of the items it folds into the one it keeps. */
 export interface MergeSide {
@@ -12,23 +12,8 @@ export interface MergeSide {
   mergedFrom: string[];
 }
 
-/** How many evidence spans an item keeps (the newest), as enrichment does. */
-const MAX_SPANS = 50;
-
-const union = <T>(lists: T[][], key: (t: T) => string = String): T[] => {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const list of lists) {
-    for (const value of list) {
-      const k = key(value);
-      if (!seen.has(k)) {
-        seen.add(k);
-        out.push(value);
-      }
-    }
-  }
-  return out;
-};
+/** Each value once, first seen first. */
+const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
 
 /**
  * The kept item after a merge: the others' ids recorded in mergedFrom, their files, tags and
@@ -38,15 +23,12 @@ const union = <T>(lists: T[][], key: (t: T) => string = String): T[] => {
 export function mergedKeep(keep: MergeSide, others: MergeSide[]): Omit<MergeSide, 'id'> {
   const all = [keep, ...others];
   const importances = all.map((i) => i.importance).filter((i): i is number => i !== null);
-  const spans = union(
-    all.map((i) => i.evidenceSpans),
-    (s) => `${s.eventId}\u0000${s.quote}`,
-  );
+  const spans = distinctSpans(all.flatMap((i) => i.evidenceSpans));
   return {
     files: union(all.map((i) => i.files)).slice(0, ITEM_LIMITS.files),
     tags: union(all.map((i) => i.tags)).slice(0, ITEM_LIMITS.tags),
     evidenceRefs: union(all.map((i) => i.evidenceRefs)),
-    evidenceSpans: spans.slice(0, MAX_SPANS),
+    evidenceSpans: spans.slice(0, MAX_EVIDENCE_SPANS),
     confidence: Math.max(...all.map((i) => i.confidence)),
     importance: importances.length > 0 ? Math.max(...importances) : null,
     mergedFrom: union([keep.mergedFrom, ...others.map((o) => [...o.mergedFrom, o.id])]),

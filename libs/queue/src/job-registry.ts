@@ -72,11 +72,21 @@ export const JOBS = {
   }),
 } as const;
 
-/** The job id of an operator's hygiene run: one job per run, however often it is added. */
-export const hygieneRunJobId = (runId: string) => `run-${runId}`;
-
 export type JobKey = keyof typeof JOBS;
 export type JobPayload<K extends JobKey> = z.infer<(typeof JOBS)[K]['schema']>;
+
+/**
+ * The job of an operator's hygiene run, under an id of its own: adding it again (the sweep
+ * bringing back a lost run) is a no-op while BullMQ still holds it.
+ */
+export function operatorPassJob(run: { id: string; projectId: string; mode: JobPayload<'hygienePass'>['mode'] }) {
+  const { name, options, schema } = JOBS.hygienePass;
+  return {
+    name,
+    data: schema.parse({ projectId: run.projectId, mode: run.mode, trigger: 'operator', runId: run.id }),
+    opts: { ...options, jobId: `run-${run.id}` },
+  };
+}
 
 /**
  * Every job of the given queues must have exactly one handler: a worker refuses to start

@@ -16,7 +16,7 @@ export const EMBED_MAX_CHARS = 8000;
 export const REQUEST_MAX_CHARS = 200_000;
 
 /** Consecutive runs of `texts` of at most REQUEST_MAX_CHARS together (one text at least each). */
-export function requestChunks(texts: readonly string[], maxChars = REQUEST_MAX_CHARS): string[][] {
+function requestChunks(texts: readonly string[], maxChars = REQUEST_MAX_CHARS): string[][] {
   const chunks: string[][] = [];
   let size = 0;
   for (const text of texts) {

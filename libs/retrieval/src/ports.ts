@@ -26,7 +26,8 @@ export interface VectorFilter {
 
 /** Where item vectors live and are searched; status and type travel with them so filters apply there. */
 export interface VectorStore {
-  readonly name: 'postgres' | 'qdrant';
+  /** The store keeps its vectors in the embedding records themselves (postgres): a record without one is embedded again. */
+  readonly vectorsInRecords: boolean;
   /** Where the vectors live: `postgres`, or the Qdrant server and collection. */
   readonly place: string;
   /** Creates what the store needs (a Qdrant collection of the right size); called once at start. */
@@ -48,8 +49,11 @@ export interface VectorStore {
  * (whose records hold their vectors). Records of another space are embedded again, so a
  * switch of model, of store, or of Qdrant server or collection fills the new one by itself.
  */
-export function embeddingSpace(embedder: Pick<Embedder, 'model'>, store: Pick<VectorStore, 'place'>): string {
-  return store.place === 'postgres' ? embedder.model : `${embedder.model} in ${store.place}`;
+export function embeddingSpace(
+  embedder: Pick<Embedder, 'model'>,
+  store: Pick<VectorStore, 'place' | 'vectorsInRecords'>,
+): string {
+  return store.vectorsInRecords ? embedder.model : `${embedder.model} in ${store.place}`;
 }
 
 export const EMBEDDER = Symbol('EMBEDDER');

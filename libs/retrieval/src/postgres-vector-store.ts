@@ -48,7 +48,7 @@ const MAX_PROJECTS = 8;
  * nothing: one indexed query), so results follow the worker within one search.
  */
 export class PostgresVectorStore implements VectorStore {
-  readonly name = 'postgres' as const;
+  readonly vectorsInRecords = true;
   readonly place = 'postgres';
   private readonly projects = new Map<string, ProjectVectors>();
   private dimensions = 0;

@@ -13,7 +13,7 @@ export function ulidToUuid(ulid: string): string {
  * fields with keyword indexes, and every search filters on the project.
  */
 export class QdrantVectorStore implements VectorStore {
-  readonly name = 'qdrant' as const;
+  readonly vectorsInRecords = false;
   readonly place: string;
   private readonly client: QdrantClient;
   private readonly collection: string;
@@ -76,7 +76,9 @@ export class QdrantVectorStore implements VectorStore {
     const groups = new Map<string, string[]>();
     for (const item of items) {
       const key = `${item.status}\u0000${item.type}`;
-      groups.set(key, [...(groups.get(key) ?? []), ulidToUuid(item.itemId)]);
+      const group = groups.get(key);
+      if (group) group.push(ulidToUuid(item.itemId));
+      else groups.set(key, [ulidToUuid(item.itemId)]);
     }
     for (const [key, ids] of groups) {
       const [status, type] = key.split('\u0000');

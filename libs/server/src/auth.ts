@@ -60,19 +60,26 @@ export class ProjectKeyGuard implements CanActivate {
   }
 }
 
+/**
+ * The admin token check, shared by the guard and the queue board: throws the refusal.
+ * `how` tells the caller how the token is presented.
+ */
+export function assertAdminToken(token: string | undefined, expected: string | undefined, how: string): void {
+  if (!expected) {
+    throw new DomainError('ADMIN_DISABLED', 'operator endpoints are disabled: set MEMEX_ADMIN_TOKEN to enable them');
+  }
+  if (!token) throw new DomainError('UNAUTHORIZED', `the admin token is required (${how})`);
+  if (!secretsEqual(token, expected)) throw new DomainError('UNAUTHORIZED', 'invalid admin token');
+}
+
 /** Operator endpoints: `Authorization: Bearer $MEMEX_ADMIN_TOKEN`; disabled while the token is unset. */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const expected = this.config.MEMEX_ADMIN_TOKEN;
-    if (!expected) {
-      throw new DomainError('ADMIN_DISABLED', 'operator endpoints are disabled: set MEMEX_ADMIN_TOKEN to enable them');
-    }
     const token = bearerToken(context.switchToHttp().getRequest<FastifyRequest>());
-    if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <admin token> header');
-    if (!secretsEqual(token, expected)) throw new DomainError('UNAUTHORIZED', 'invalid admin token');
+    assertAdminToken(token, this.config.MEMEX_ADMIN_TOKEN, 'Authorization: Bearer <admin token>');
     return true;
   }
 }

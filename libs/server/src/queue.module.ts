@@ -1,12 +1,17 @@
-import { BullModule } from '@nestjs/bullmq';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
-import { QUEUES, createRedisConnection } from '@memex/queue';
+import { QUEUES, createRedisConnection, type QueueName } from '@memex/queue';
 import { CONFIG } from './config.module';
 import { logConnectionErrors } from './connection-errors';
 
 export const PRODUCER_REDIS = Symbol('PRODUCER_REDIS');
+/** Every queue of the registry by name (`Record<QueueName, Queue>`), for views of them all. */
+export const ALL_QUEUES = Symbol('ALL_QUEUES');
+export type AllQueues = Record<QueueName, Queue>;
+const QUEUE_NAMES = Object.values(QUEUES);
 /** The @nestjs/bullmq configuration key of queues that enqueue from request paths. */
 export const PRODUCER_CONFIG_KEY = 'producer';
 
@@ -54,8 +59,16 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
       inject: [PRODUCER_REDIS, CONFIG],
       useFactory: (connection: IORedis, config: Config) => ({ connection, prefix: config.QUEUE_PREFIX }),
     }),
-    BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name, configKey: PRODUCER_CONFIG_KEY }))),
+    BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name, configKey: PRODUCER_CONFIG_KEY }))),
   ],
-  exports: [BullModule, RedisModule],
+  providers: [
+    {
+      provide: ALL_QUEUES,
+      inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
+      useFactory: (...queues: Queue[]): AllQueues =>
+        Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, queues[i]!])) as AllQueues,
+    },
+  ],
+  exports: [BullModule, RedisModule, ALL_QUEUES],
 })
 export class QueueModule {}

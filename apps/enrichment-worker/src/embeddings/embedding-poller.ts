@@ -39,7 +39,7 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
       const forgotten = await this.embeddings.forget(space);
       if (forgotten > 0) this.logger.warn({ projects: forgotten, space }, 'the vector store is empty; re-embedding');
     }
-    const invalidated = await this.embeddings.invalidateStale(space, this.store.name === 'postgres');
+    const invalidated = await this.embeddings.invalidateStale(space, this.store.vectorsInRecords);
     if (invalidated > 0) {
       this.logger.log({ projects: invalidated, space }, 're-embedding projects for a new model or store');
     }
@@ -60,7 +60,7 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
     if (lagging.length === 0) return 0;
     const { name, options, schema } = JOBS.syncEmbeddings;
     await this.queue.addBulk(
-      lagging.map(({ projectId }) => ({
+      lagging.map((projectId) => ({
         name,
         data: schema.parse({ projectId }),
         opts: { ...options, deduplication: { id: `embed:${projectId}` } },

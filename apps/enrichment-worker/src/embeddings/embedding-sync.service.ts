@@ -30,7 +30,7 @@ export class EmbeddingSyncService {
     const report: SyncReport = { embedded: 0, payloadOnly: 0 };
     let after: string | null = null;
     for (;;) {
-      const batch = await this.embeddings.pending(projectId, space, after, BATCH, this.store.name === 'postgres');
+      const batch = await this.embeddings.pending(projectId, space, after, BATCH, this.store.vectorsInRecords);
       if (batch.length === 0) break;
       after = batch[batch.length - 1]!.itemId;
       const toEmbed = batch.filter((p) => p.text !== null);
@@ -39,9 +39,8 @@ export class EmbeddingSyncService {
       const points = toEmbed.map((p, i) => ({ itemId: p.itemId, status: p.status, type: p.type, vector: vectors[i]! }));
       await this.store.upsert(projectId, points);
       await this.store.updatePayload(projectId, payloadOnly);
-      const keepVectors = this.store.name === 'postgres';
       const records: EmbeddingRecord[] = [
-        ...toEmbed.map((p, i) => ({ ...p, vector: keepVectors ? vectors[i]! : null })),
+        ...toEmbed.map((p, i) => ({ ...p, vector: this.store.vectorsInRecords ? vectors[i]! : null })),
         ...payloadOnly.map((p) => ({ ...p, vector: null })),
       ];
       await this.embeddings.record(projectId, space, records);

@@ -49,15 +49,15 @@ export class EmbeddingRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
 
   /** Projects whose items changed since their embeddings last caught up. */
-  async laggingProjects(limit: number): Promise<Array<{ projectId: string; revision: number }>> {
+  async laggingProjects(limit: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('projects')
-      .select(['id', 'memory_revision'])
+      .select('id')
       .whereRef('memory_revision', '<>', 'embedded_revision')
       .orderBy('id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ projectId: r.id, revision: r.memory_revision }));
+    return rows.map((r) => r.id);
   }
 
   /** The next items (by id, after `after`) whose record is missing, stale, of another model, or behind their status or type. */
@@ -69,28 +69,20 @@ export class EmbeddingRepository {
     /** The postgres store keeps vectors in the record: one without (made for Qdrant) is re-embedded. */
     needVector: boolean,
   ): Promise<PendingEmbedding[]> {
-    const { rows } = await sql<{
-      id: string;
-      type: ItemType;
-      status: ItemStatus;
-      hash: string;
-      needs_text: boolean;
-      text: string | null;
-    }>`
+    const { rows } = await sql<{ id: string; type: ItemType; status: ItemStatus; hash: string; text: string | null }>`
       select m.id, m.type, m.status, m.embed_hash as hash,
-             (e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
-              or (${needVector} and e.vector is null)) as needs_text,
-             case when e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
-                       or (${needVector} and e.vector is null)
+             case when s.needs_text
                   then concat_ws(E'\\n', m.title, m.facts, m.rationale, array_to_string(m.tags, ' '),
                                  array_to_string(m.files, ' '))
              end as text
         from memory_items m
         left join item_embeddings e on e.item_id = m.id
+        cross join lateral (
+          select (e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
+                  or (${needVector} and e.vector is null)) as needs_text) s
        where m.project_id = ${projectId}
          and m.id > ${after ?? ''}
-         and (e.item_id is null or e.text_hash <> m.embed_hash or e.model <> ${model}
-              or (${needVector} and e.vector is null) or e.status <> m.status or e.type <> m.type)
+         and (s.needs_text or e.status <> m.status or e.type <> m.type)
        order by m.id
        limit ${limit}`.execute(this.db);
     return rows.map((r) => ({ itemId: r.id, type: r.type, status: r.status, hash: r.hash, text: r.text }));

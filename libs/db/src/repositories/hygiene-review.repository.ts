@@ -5,7 +5,7 @@ import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable }
 import { KYSELY } from '../tokens';
 import { bumpRevision } from './revision';
 import { recordHistory } from './item-history';
-import { lockItemRows } from './item-rows';
+import { lockItemRows, lockProjectItems } from './item-rows';
 
 export type HygieneChangeRow = Selectable<HygieneChangesTable> & { title: string };
 export type HygieneProposalRow = Selectable<HygieneProposalsTable>;
@@ -158,7 +158,7 @@ export class HygieneReviewRepository {
   ): Promise<{ proposal: HygieneProposalRow; changeIds: string[] }> {
     return this.db.transaction().execute(async (trx) => {
       // The item lock first, as a pass takes it before it writes proposals: the other order deadlocks.
-      await this.lockProject(trx, await this.projectOfProposal(trx, projectId, proposalId));
+      await lockProjectItems(trx, await this.projectOfProposal(trx, projectId, proposalId));
       const proposal = await this.lockProposal(trx, projectId, proposalId);
       if (proposal.status === 'expired') {
         throw new DomainError('PROPOSAL_OUTDATED', 'the last hygiene pass no longer found this proposal', {
@@ -170,7 +170,7 @@ export class HygieneReviewRepository {
           status: proposal.status,
         });
       }
-      const items = await this.lockItems(trx, proposal.project_id, proposal.item_ids);
+      const items = await lockItemRows(trx, proposal.project_id, proposal.item_ids);
       const missing = proposal.item_ids.filter((id) => !items.some((i) => i.id === id));
       if (missing.length > 0) {
         throw new DomainError('PROPOSAL_OUTDATED', 'items of this proposal no longer exist', { missing });
@@ -228,14 +228,14 @@ export class HygieneReviewRepository {
     projectId: string | null,
     changeId: string,
     who: Operator,
-  ): Promise<{ changeId: string; changeIds: string[] }> {
+  ): Promise<{ changeId: string; changeIds: string[]; projectId: string }> {
     return this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('hygiene_changes').selectAll().where('id', '=', changeId);
       if (projectId !== null) query = query.where('project_id', '=', projectId);
       const change = await query.executeTakeFirst();
       if (!change) throw new DomainError('CHANGE_NOT_FOUND', `no hygiene change ${changeId}`, { changeId });
       // The item lock before any change row, in the order every writer takes them.
-      await this.lockProject(trx, change.project_id);
+      await lockProjectItems(trx, change.project_id);
       const together = await trx
         .selectFrom('hygiene_changes')
         .selectAll()
@@ -282,7 +282,7 @@ export class HygieneReviewRepository {
         )
         .execute();
       await bumpRevision(trx, change.project_id);
-      return { changeId: revertIds[0]!, changeIds: revertIds };
+      return { changeId: revertIds[0]!, changeIds: revertIds, projectId: change.project_id };
     });
   }
 
@@ -292,10 +292,6 @@ export class HygieneReviewRepository {
     const row = await query.executeTakeFirst();
     if (!row) throw new DomainError('PROPOSAL_NOT_FOUND', `no hygiene proposal ${proposalId}`, { proposalId });
     return row.project_id;
-  }
-
-  private async lockProject(trx: Transaction<DB>, projectId: string): Promise<void> {
-    await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${projectId}`}))`.execute(trx);
   }
 
   private async lockProposal(
@@ -308,11 +304,6 @@ export class HygieneReviewRepository {
     const proposal = await query.forUpdate().executeTakeFirst();
     if (!proposal) throw new DomainError('PROPOSAL_NOT_FOUND', `no hygiene proposal ${proposalId}`, { proposalId });
     return proposal;
-  }
-
-  private async lockItems(trx: Transaction<DB>, projectId: string, ids: string[]): Promise<ItemRow[]> {
-    await this.lockProject(trx, projectId);
-    return lockItemRows(trx, projectId, ids);
   }
 
   /** One operator change of one item: the row, its history entry and its change record (the return). */

@@ -5,6 +5,7 @@ import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode } from '@memex/
 import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY, PG_POOL } from '../tokens';
+import { lockProjectItems } from './item-rows';
 import { bumpRevision } from './revision';
 
 export type HygieneRunRow = Selectable<HygieneRunsTable>;
@@ -199,7 +200,7 @@ export class HygieneRunRepository {
     const { projectId } = run;
     let applied = found.transitions;
     if (planned.length > 0 && run.mode === 'apply') {
-      await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${projectId}`}))`.execute(trx);
+      await lockProjectItems(trx, projectId);
       // Moves only items whose status and last update are still what the pass read: one that
       // enrichment or a person touched meanwhile is skipped, and the next pass judges it afresh.
       // Each move gets its item-history entry and its change row in the same statement.

@@ -1,10 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { newId, transition, type EvidenceSpan, type ItemStatus } from '@memex/domain';
+import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+  ITEM_LIMITS,
+  MAX_EVIDENCE_SPANS,
+  distinctSpans,
+  newId,
+  transition,
+  type EvidenceSpan,
+  type ItemStatus,
+} from '@memex/domain';
 import { decideMerge, type CandidateItem, type ExistingHint } from '@memex/enrichment';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { recordHistory } from './item-history';
+import { lockProjectItems } from './item-rows';
 import { bumpRevision } from './revision';
 
 export interface VerifiedItem {
@@ -74,7 +83,7 @@ export class MemoryItemRepository {
       let superseded = 0;
       const itemIds: string[] = [];
       if (write.items.length > 0) {
-        await sql`select pg_advisory_xact_lock(hashtext(${`memex:items:${write.projectId}`}))`.execute(trx);
+        await lockProjectItems(trx, write.projectId);
         const live = await this.liveByHint(trx, write.projectId, [
           ...new Set(write.items.map((i) => i.candidate.dedupHint)),
         ]);
@@ -196,9 +205,7 @@ export class MemoryItemRepository {
   ): Promise<Row> {
     const c = item.candidate;
     const status = target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status;
-    const spans = [...target.evidence_spans, ...item.spans].filter(
-      (s, i, all) => all.findIndex((o) => o.eventId === s.eventId && o.quote === s.quote) === i,
-    );
+    const spans = distinctSpans([...target.evidence_spans, ...item.spans]);
     const resolvable = c.type === 'BugFix' || c.type === 'Todo';
     const row = await trx
       .updateTable('memory_items')
@@ -206,9 +213,9 @@ export class MemoryItemRepository {
         facts: c.facts,
         confidence,
         status,
-        files: [...new Set([...target.files, ...c.files])].slice(0, 50),
+        files: [...new Set([...target.files, ...c.files])].slice(0, ITEM_LIMITS.files),
         evidence_refs: [...new Set([...target.evidence_refs, ...item.spans.map((s) => s.eventId)])],
-        evidence_spans: JSON.stringify(spans.slice(-50)),
+        evidence_spans: JSON.stringify(spans.slice(-MAX_EVIDENCE_SPANS)),
         // The candidate never became an item of its own; its id records that it was merged here.
         merged_from: [...target.merged_from, newId()],
         last_reinforced_at: write.windowEndedAt,
