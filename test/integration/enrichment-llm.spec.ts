@@ -1,6 +1,6 @@
 import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { ProjectRepository } from '@memex/db';
-import { MalformedModelOutputError } from '@memex/enrichment';
+import { MalformedModelOutputError, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/enrichment';
 import { JOBS } from '@memex/queue';
 import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
@@ -90,6 +90,35 @@ describe('enrichment with an OpenAI-compatible model', () => {
     expect(sent.messages[1]?.content).toContain(`<event id="${d.eventId}" type="response"`);
     const usage = await ctx.database.db.selectFrom('llm_usage').selectAll().execute();
     expect(usage).toEqual([expect.objectContaining({ project_id: ctx.project.projectId, tokens: 1020, calls: 1 })]);
+  });
+
+  it('tells the model where sessions state what matters and how to title, and drops a junk title it sends anyway', async () => {
+    const d = rawEvent(
+      'response',
+      "Fixed. Exit code 1\n(eval):1: parse error near '(' came from the heredoc; we decided to quote the commit message instead.",
+    );
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'junk-titles', [d]);
+    llm.enqueue({
+      content: modelAnswer([
+        item({
+          dedupHint: 'bugfix:shell:eval-parse-error',
+          type: 'BugFix',
+          title: "Fix: (eval):1: parse error near '('",
+          evidence: [{ eventId: d.eventId, quote: "(eval):1: parse error near '(' came from the heredoc" }],
+        }),
+        item({
+          dedupHint: 'decision:git:quote-commit-message',
+          title: 'Quote the commit message instead of a heredoc',
+          evidence: [{ eventId: d.eventId, quote: 'we decided to quote the commit message instead' }],
+        }),
+      ]),
+    });
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-junk');
+    expect(report).toMatchObject({ created: 1, rejected: 1, rejectedBy: { 'junk-title': 1 } });
+    expect((await itemsOf(sessionId)).map((i) => i.title)).toEqual(['Quote the commit message instead of a heredoc']);
+    const system = String(llm.requests[0]!.messages[0]!.content);
+    for (const rule of WHERE_TO_LOOK) expect(system).toContain(rule);
+    for (const junk of NEVER_A_TITLE) expect(system).toContain(junk);
   });
 
   it('rejects items whose quotes are not in the events, or that cite events outside the batch', async () => {

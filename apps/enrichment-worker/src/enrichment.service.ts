@@ -4,10 +4,12 @@ import { EnrichmentRepository, MemoryItemRepository, type VerifiedItem } from '@
 import {
   EvidenceIndex,
   LlmEngine,
+  currentTurn,
   LocalEngine,
   MalformedModelOutputError,
   selectRelatedHints,
   takeWindow,
+  type EngineInput,
   type EnrichmentEngine,
   type RejectReason,
 } from '@memex/enrichment';
@@ -34,6 +36,8 @@ export interface EnrichmentReport {
 
 /** Hints read per window before picking the related few; recent items first. */
 const HINT_POOL = 2000;
+/** Events read back before a window to find where its turn began. */
+const TURN_CONTEXT_EVENTS = 200;
 /** A job stops after this many windows and leaves the rest to the job that follows. */
 const MAX_WINDOWS_PER_JOB = 100;
 
@@ -110,9 +114,14 @@ export class EnrichmentService {
               this.config.ENRICHMENT_MAX_HINTS,
             )
           : [];
-      const output = await this.extract(engine, projectId, window, hints, report);
+      // The local engine reads a turn whole: the part of it enriched by earlier windows comes along.
+      const context =
+        engine.name === 'local'
+          ? currentTurn(await this.store.eventsUpTo(sessionId, session.cursor, TURN_CONTEXT_EVENTS))
+          : [];
+      const output = await this.extract(engine, projectId, { events: window, context, hints }, report);
 
-      const index = new EvidenceIndex(window);
+      const index = new EvidenceIndex([...context, ...window]);
       const verified: VerifiedItem[] = [];
       for (const candidate of output) {
         const result = index.verify(candidate);
@@ -160,13 +169,7 @@ export class EnrichmentService {
   }
 
   /** Runs the engine, recording the tokens it spent even when its answer is unusable. */
-  private async extract(
-    engine: EnrichmentEngine,
-    projectId: string,
-    window: Parameters<EnrichmentEngine['extract']>[0]['events'],
-    hints: Parameters<EnrichmentEngine['extract']>[0]['hints'],
-    report: EnrichmentReport,
-  ) {
+  private async extract(engine: EnrichmentEngine, projectId: string, input: EngineInput, report: EnrichmentReport) {
     const record = async (tokens: number, calls: number) => {
       if (engine.name !== 'llm') return;
       report.tokens += tokens;
@@ -175,7 +178,7 @@ export class EnrichmentService {
       await this.store.addTokens(projectId, utcDay(new Date()), tokens, calls);
     };
     try {
-      const output = await engine.extract({ events: window, hints });
+      const output = await engine.extract(input);
       await record(output.usage.totalTokens, output.calls);
       return output.candidates;
     } catch (error) {

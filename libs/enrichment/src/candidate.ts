@@ -43,6 +43,12 @@ export interface ExistingHint {
 
 export interface EngineInput {
   events: readonly EngineEvent[];
+  /**
+   * Events of the session's current turn read before the window: a turn that began in an
+   * earlier window is read whole. For reading and quoting only; the window's events are the
+   * ones to extract from.
+   */
+  context?: readonly EngineEvent[];
   /** Hints of the project's items most related to these events, for the engine to reuse. */
   hints: readonly ExistingHint[];
 }

@@ -1,10 +1,11 @@
 import type { EvidenceSpan } from '@memex/domain';
 import type { CandidateItem, EngineEvent } from './candidate';
+import { isJunkTitle } from './junk-title';
 import { normalizeWhitespace } from './text';
 
 export const MIN_QUOTE_LENGTH = 12;
 
-export type RejectReason = 'event-outside-batch' | 'no-verified-span';
+export type RejectReason = 'event-outside-batch' | 'no-verified-span' | 'junk-title';
 
 export type Verification =
   { ok: true; item: CandidateItem; spans: EvidenceSpan[] } | { ok: false; reason: RejectReason; detail: string };
@@ -23,6 +24,8 @@ export class EvidenceIndex {
    * batch is rejected whole: that is how invented evidence looks.
    */
   verify(item: CandidateItem): Verification {
+    // Whichever engine proposed it, shell output or a code line is no note to keep.
+    if (isJunkTitle(item.title)) return { ok: false, reason: 'junk-title', detail: 'title reads as output or code' };
     const outside = item.evidence.filter((s) => !this.contents.has(s.eventId));
     if (outside.length > 0) {
       return {

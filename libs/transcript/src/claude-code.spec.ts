@@ -135,3 +135,48 @@ describe('capContent', () => {
     expect(capContent('a\u0000b')).toBe('ab');
   });
 });
+
+describe('structured tool calls and ids', () => {
+  const line = (uuid: string, content: unknown[]) =>
+    JSON.stringify({
+      type: 'assistant',
+      uuid,
+      timestamp: '2026-11-20T09:00:00Z',
+      message: { role: 'assistant', content },
+    });
+
+  it('writes a todo list and an accepted plan into the event content, where evidence is quoted from', () => {
+    const events = transcriptToEvents(
+      [
+        line('a1', [
+          {
+            type: 'tool_use',
+            id: 't1',
+            name: 'TodoWrite',
+            input: {
+              todos: [
+                { content: 'Create the workflow', status: 'completed' },
+                { content: 'Test it with act', status: 'in_progress' },
+                { content: 'Fix type errors', status: 'pending' },
+              ],
+            },
+          },
+        ]),
+        line('a2', [
+          { type: 'tool_use', id: 't2', name: 'ExitPlanMode', input: { plan: 'Switch to native <ruby> elements' } },
+        ]),
+      ].join('\n'),
+    );
+    expect(events.map((e) => e.content)).toEqual([
+      'TodoWrite:\n- [x] Create the workflow\n- [~] Test it with act\n- [ ] Fix type errors',
+      'ExitPlanMode:\nSwitch to native <ruby> elements',
+    ]);
+  });
+
+  it('makes an id ingest accepts of a uuid an archiver rewrote, the same each time it is read', () => {
+    const text = line('1fcd6a8b-ace5-[REDACTED_CARD]6690', [{ type: 'text', text: 'Done.' }]);
+    const [first] = transcriptToEvents(text);
+    expect(first!.eventId).toBe('1fcd6a8b-ace5-_REDACTED_CARD_6690:0');
+    expect(transcriptToEvents(text)[0]!.eventId).toBe(first!.eventId);
+  });
+});

@@ -37,8 +37,33 @@ function blockText(content: unknown): string {
     .join('\n');
 }
 
+const TODO_MARK: Record<string, string> = { completed: 'x', in_progress: '~', pending: ' ' };
+
+/**
+ * A todo list as text, one entry a line: `- [x] done`, `- [~] in progress`, `- [ ] pending`.
+ * The list is what a session plans and finishes, so it must stand in the event's content,
+ * where evidence is quoted from.
+ */
+function describeTodos(todos: unknown[]): string {
+  return todos
+    .filter(isObject)
+    .map((t) => `- [${TODO_MARK[String(t.status)] ?? ' '}] ${typeof t.content === 'string' ? t.content : ''}`)
+    .join('\n');
+}
+
+/** Tool calls whose input is the content: todo lists, accepted plans, created tasks. */
+function describeStructuredCall(name: string, input: Json): string | undefined {
+  if (name === 'TodoWrite' && Array.isArray(input.todos)) return `TodoWrite:\n${describeTodos(input.todos)}`;
+  if (name === 'ExitPlanMode' && typeof input.plan === 'string') return `ExitPlanMode:\n${input.plan}`;
+  if (name === 'TaskCreate' && typeof input.subject === 'string')
+    return `TaskCreate: ${input.subject}${typeof input.description === 'string' ? `\n${input.description}` : ''}`;
+  return undefined;
+}
+
 /** A one-line, readable description of a tool call, e.g. `Edit src/a.ts` or `Bash: npm test`. */
 function describeToolUse(name: string, input: Json): string {
+  const structured = describeStructuredCall(name, input);
+  if (structured) return structured;
   const path = input.file_path ?? input.path ?? input.notebook_path;
   if (typeof path === 'string') return `${name} ${path}`;
   if (typeof input.command === 'string') return `${name}: ${input.command}`;
@@ -96,7 +121,7 @@ function event(
 /** The events of one transcript entry (one JSONL line, parsed). */
 export function entryToEvents(entry: unknown, state: TranscriptState = newTranscriptState()): RawEventInput[] {
   if (!isObject(entry)) return [];
-  const uuid = typeof entry.uuid === 'string' ? entry.uuid : undefined;
+  const uuid = typeof entry.uuid === 'string' ? safeId(entry.uuid) : undefined;
   const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
   const message = isObject(entry.message) ? entry.message : undefined;
   if (!uuid || !timestamp || !message) return [];
@@ -160,6 +185,18 @@ export function entryToEvents(entry: unknown, state: TranscriptState = newTransc
     });
   }
   return out.filter(isEvent);
+}
+
+/**
+ * An entry's uuid as an event id: characters ingest does not take in an id (an archiver's
+ * `[REDACTED_CARD]` inside a uuid) become `_`, the same way every time it is read.
+ */
+function safeId(uuid: string): string | undefined {
+  const id = uuid
+    .replace(/[^A-Za-z0-9._:/@+=-]/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 190);
+  return id || undefined;
 }
 
 function isEvent(e: RawEventInput | undefined): e is RawEventInput {

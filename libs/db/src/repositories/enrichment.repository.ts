@@ -5,6 +5,24 @@ import type { EngineEvent } from '@memex/enrichment';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
+function toEngineEvent(r: {
+  seq: number;
+  event_id: string;
+  type: string;
+  occurred_at: Date;
+  content: string;
+  metadata: Record<string, unknown> | null;
+}): EngineEvent {
+  return {
+    seq: r.seq,
+    eventId: r.event_id,
+    type: r.type as EventType,
+    timestamp: r.occurred_at,
+    content: r.content,
+    metadata: r.metadata,
+  };
+}
+
 /** What the enrichment worker reads: a session's events past its cursor, and the LLM token ledger. */
 @Injectable()
 export class EnrichmentRepository {
@@ -29,14 +47,21 @@ export class EnrichmentRepository {
       .orderBy('seq')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
-      seq: r.seq,
-      eventId: r.event_id,
-      type: r.type as EventType,
-      timestamp: r.occurred_at,
-      content: r.content,
-      metadata: r.metadata,
-    }));
+    return rows.map(toEngineEvent);
+  }
+
+  /** The `limit` events at or before the cursor, oldest first: the turn a window continues. */
+  async eventsUpTo(sessionId: string, cursor: number, limit: number): Promise<EngineEvent[]> {
+    if (cursor <= 0 || limit <= 0) return [];
+    const rows = await this.db
+      .selectFrom('raw_events')
+      .select(['seq', 'event_id', 'type', 'occurred_at', 'content', 'metadata'])
+      .where('session_id', '=', sessionId)
+      .where('seq', '<=', cursor)
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.reverse().map(toEngineEvent);
   }
 
   async tokensUsed(projectId: string, day: string): Promise<number> {

@@ -1,243 +1,208 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { transcriptToEvents } from '@memex/transcript';
-import type { EngineEvent } from '../candidate';
 import { EvidenceIndex } from '../verify';
-import { CONFIDENCE, extractLocally } from './local-engine';
+import { isJunkTitle } from '../junk-title';
+import { CONFIDENCE, MAX_ITEMS_PER_WINDOW, extractLocally } from './local-engine';
+import { SessionFixture } from './session-fixture';
+import { currentTurn } from './turns';
 
-let seq = 0;
-function ev(type: EngineEvent['type'], content: string, metadata: Record<string, unknown> | null = null): EngineEvent {
-  seq += 1;
-  return { seq, eventId: `e${seq}`, type, timestamp: new Date('2026-11-21T09:00:00Z'), content, metadata };
-}
-const bash = (command: string) => ev('tool_call', `Bash: ${command}`, { tool: 'Bash', input: { command } });
-const result = (content: string, exitCode: number, command = 'npm test') =>
-  ev('tool_result', content, { tool: 'Bash', exitCode, command });
-const edit = (path: string) => ev('tool_call', `Edit ${path}`, { tool: 'Edit', input: { file_path: path } });
-const read = (path: string, content = 'export const x = 1;') => [
-  ev('tool_call', `Read ${path}`, { tool: 'Read', input: { file_path: path } }),
-  ev('tool_result', content, { tool: 'Read' }),
-];
+const session = () => new SessionFixture();
 
-function summary(events: EngineEvent[]) {
-  return extractLocally(events).map((i) => ({
-    type: i.type,
-    title: i.title,
-    confidence: i.confidence,
-    resolved: i.resolved,
-  }));
+function verified(events: ReturnType<SessionFixture['events']>): boolean {
+  const index = new EvidenceIndex(events);
+  return extractLocally(events).every((item) => index.verify(item).ok);
 }
 
-describe('local engine: sessions that teach something', () => {
-  it('turns a failing test, an edit and a passing rerun into a resolved BugFix, and the task into an ImplementationFact', () => {
-    const events = [
-      ev(
-        'prompt',
-        'The webhook sender drops events when the receiver times out. Please add retry with exponential backoff.',
-      ),
-      bash('npm test -- webhooks'),
-      result("FAIL src/webhooks/sender.spec.ts\nTypeError: Cannot read properties of undefined (reading 'status')", 1),
-      edit('src/webhooks/sender.ts'),
-      edit('src/webhooks/retry.ts'),
-      result('PASS src/webhooks/sender.spec.ts\nTests: 4 passed, 4 total', 0),
-    ];
-    const items = extractLocally(events);
-    const fix = items.find((i) => i.type === 'BugFix')!;
-    expect(fix).toMatchObject({
-      title: "Fix: TypeError: Cannot read properties of undefined (reading 'status')",
-      resolved: true,
-      confidence: CONFIDENCE.fixConfirmed,
-      files: ['src/webhooks/sender.ts', 'src/webhooks/retry.ts'],
-      schemaKey: 'root/webhooks',
-    });
-    expect(fix.dedupHint).toMatch(/^bugfix:webhooks:/);
-    const task = items.find((i) => i.type === 'ImplementationFact')!;
-    expect(task.title).toBe('The webhook sender drops events when the receiver times out');
-    expect(task.facts).toContain('Changed: src/webhooks/sender.ts, src/webhooks/retry.ts');
-    expect(task.facts).toContain('Checked: npm test passed.');
-    expect(items).toHaveLength(2);
+describe('local engine: a turn and its closing message', () => {
+  const events = session()
+    .prompt('The cart total is wrong for legacy discount codes, can you fix it?')
+    .bash(
+      'npm test -- cart',
+      "FAIL src/cart/total.spec.ts\nTypeError: Cannot read properties of undefined (reading 'percent')",
+      true,
+    )
+    .say('Let me look at the discount code.')
+    .edit('src/cart/discount.ts')
+    .bash('npm test -- cart', 'Tests: 24 passed, 24 total')
+    .say(
+      'Fixed. The root cause was that legacy discount codes have no `rule`, so `discount.rule.percent` threw. ' +
+        'Legacy codes now use their flat amount. Would you like me to add a regression test?',
+    )
+    .events();
+
+  it('states the cause in the assistant words, with the symptom, the file and the passing check', () => {
+    const [fix] = extractLocally(events).filter((i) => i.type === 'BugFix');
+    expect(fix).toBeDefined();
+    expect(fix!.title).toBe(
+      'The root cause was that legacy discount codes have no `rule`, so `discount.rule.percent` threw',
+    );
+    expect(fix!.facts).toContain("Symptom: TypeError: Cannot read properties of undefined (reading 'percent')");
+    expect(fix!.facts).toContain('Changed: src/cart/discount.ts');
+    expect(fix!.facts).toContain('Checked: npm test -- cart passed.');
+    expect(fix!.resolved).toBe(true);
+    // Offers of more help are no part of a note.
+    expect(fix!.facts).not.toMatch(/Would you like/);
+    expect(verified(events)).toBe(true);
   });
 
-  it('leaves a bug open when no check passes after the edit', () => {
-    const items = extractLocally([
-      bash('npm run build'),
-      result('src/db/pool.ts(12,3): error TS2345: Argument of type string is not assignable', 2, 'npm run build'),
-      edit('src/db/pool.ts'),
-    ]);
-    expect(items).toEqual([expect.objectContaining({ type: 'BugFix', resolved: false, confidence: CONFIDENCE.fix })]);
+  it('reads nothing into a turn that concluded nothing and changed nothing', () => {
+    const chat = session()
+      .prompt('Can you show me the files in src/cart?')
+      .bash('ls src/cart', 'discount.ts\ntotal.ts')
+      .say('Here are the files in src/cart: discount.ts and total.ts.')
+      .events();
+    expect(extractLocally(chat)).toEqual([]);
   });
 
-  it('reads decisions, conventions, todos, root causes and architecture notes from prose', () => {
-    const types = summary([
-      ev('response', 'We decided to use Postgres instead of MongoDB because we need transactions across tables.'),
-      ev('prompt', 'Always run the migrations through the migrator, never by hand.'),
-      ev('response', 'TODO: add a dead-letter queue for webhooks that still fail after 5 attempts.'),
-      ev('response', 'The root cause was a missing await in the session cleanup job.'),
-      ev('note', 'Architecture: the ingest service only writes raw events; the worker owns memory items.'),
-    ]).map((i) => i.type);
-    expect(types).toEqual(['Decision', 'Convention', 'Todo', 'BugFix', 'ArchitectureNote']);
-  });
-
-  it('gives a project-defining decision importance 4 and keeps its reason as rationale', () => {
-    const [decision] = extractLocally([
-      ev('response', "Let's use Postgres instead of MongoDB because we need transactions."),
-    ]);
-    expect(decision).toMatchObject({ type: 'Decision', importance: 4, rationale: 'we need transactions.' });
-  });
-
-  it('takes [MEMORY: type: text] tags of every type with the highest confidence', () => {
-    const items = extractLocally([
-      ev(
-        'response',
-        [
-          'Done.',
-          '[MEMORY: decision: Use Kysely for every SQL query, no raw pg calls]',
-          '[MEMORY: convention: Name test files after the unit they test]',
-          '[MEMORY: bugfix: Fixed the token refresh race by locking the session row]',
-          '[MEMORY: todo: Add a migration for the audit log table]',
-          '[MEMORY: architecture: The brain service reads items only, never events]',
-          '[MEMORY: implementation: Added cursor pagination to the items endpoint]',
-        ].join('\n'),
-      ),
-    ]);
-    expect(items.map((i) => i.type)).toEqual([
-      'Decision',
-      'Convention',
-      'BugFix',
-      'Todo',
-      'ArchitectureNote',
-      'ImplementationFact',
-    ]);
-    expect(items.every((i) => i.confidence === CONFIDENCE.tag)).toBe(true);
-    expect(items.find((i) => i.type === 'BugFix')?.resolved).toBe(true);
-  });
-
-  it('ranks confidence by how the item was found: tag over structure over keyword', () => {
-    expect(CONFIDENCE.tag).toBeGreaterThan(CONFIDENCE.commit);
-    expect(CONFIDENCE.commit).toBeGreaterThan(CONFIDENCE.task);
-    expect(CONFIDENCE.task).toBeGreaterThan(CONFIDENCE.keyword);
-  });
-
-  it('records a commit with its message as an ImplementationFact', () => {
-    const items = extractLocally([
-      ev('commit', 'commit 3f2a9c1d Add cursor pagination to GET /memory-items', {
-        sha: '3f2a9c1d',
-        files: ['apps/api/items.ts'],
-      }),
-    ]);
-    expect(items).toEqual([
-      expect.objectContaining({
-        type: 'ImplementationFact',
-        title: 'Add cursor pagination to GET /memory-items',
-        confidence: CONFIDENCE.commit,
-        importance: 3,
-      }),
-    ]);
-  });
-
-  it('gives the same text the same dedup hint, so a later session reinforces instead of duplicating', () => {
-    const a = extractLocally([ev('prompt', 'Never commit directly to main; open a pull request instead.')]);
-    const b = extractLocally([ev('response', 'Never commit directly to main; open a pull request instead.')]);
-    expect(a[0]?.dedupHint).toBe(b[0]?.dedupHint);
-  });
-
-  it('quotes only text that stands verbatim in its event', () => {
-    const events = [
-      ev('prompt', 'Please add rate limiting to the public API.\n\nWe decided to use a token bucket per API key.'),
-      edit('src/api/rate-limit.ts'),
-      edit('src/api/server.ts'),
-      ev('response', 'Done. [MEMORY: convention: Every public route goes through the rate limiter]'),
-    ];
-    const index = new EvidenceIndex(events);
-    const items = extractLocally(events);
-    expect(items.length).toBeGreaterThanOrEqual(3);
-    for (const item of items) expect(index.verify(item).ok).toBe(true);
+  it('keeps a heading and the list it introduces together as one point', () => {
+    const list = session()
+      .prompt('Please make pyright pass in CI so it can block merges.')
+      .edit('claude_code_log/converter.py')
+      .say(
+        'Done. Fixed all 17 type errors in `claude_code_log/converter.py` by:\n' +
+          '- Adding type annotations for `project_dirs: List[Path]`\n' +
+          '- Using `cast()` for JSON parsing\n\nPyright now blocks CI because continue-on-error was removed.',
+      )
+      .events();
+    const text = extractLocally(list)
+      .map((i) => `${i.title}\n${i.facts}`)
+      .join('\n');
+    expect(text).toMatch(
+      /Fixed all 17 type errors in `claude_code_log\/converter.py` by: Adding type annotations for `project_dirs: List\[Path\]`; Using `cast\(\)` for JSON parsing/,
+    );
   });
 });
 
-describe('local engine: text that must yield nothing', () => {
-  it.each([
-    ['a question', 'Should we always use tabs for indentation?'],
-    ['an undecided choice', "We haven't decided whether to use Redis yet."],
-    ['a hypothetical', 'If we use MySQL instead of Postgres we lose jsonb.'],
-    ['"always" inside a code block', 'Here is the config:\n```\n// always retry\nretries: 3\n```'],
-    ['a quoted line', '> Never do this in production.'],
-    ['the assistant narrating', 'I need to read the file first, then I will look at the tests.'],
-    ['small talk', 'Thanks, that looks great!'],
-    ['a slash command wrapper', '<command-name>/clear</command-name>'],
-    ['a system reminder', '<system-reminder>Always use the TodoWrite tool. Never skip it.</system-reminder>'],
-    ['an interrupted turn', '[Request interrupted by user for tool use]'],
-  ])('%s', (_label, content) => {
-    expect(extractLocally([ev('prompt', content), ev('response', content)])).toEqual([]);
+describe("local engine: the user's own rules", () => {
+  it('keeps a rule and a choice in the user words', () => {
+    const events = session()
+      .prompt('From now on, never call the payment gateway from the cart service.')
+      .say('Understood, I will keep the gateway behind the checkout module.')
+      .prompt("let's use apple container instead of docker proper. it works basically the same way.")
+      .say('Switched the run script to `container build` and `container run`.')
+      .events();
+    const items = extractLocally(events);
+    expect(items.find((i) => i.type === 'Convention')).toMatchObject({
+      title: 'From now on, never call the payment gateway from the cart service',
+      confidence: CONFIDENCE.userRule,
+    });
+    expect(items.find((i) => i.type === 'Decision' && /apple container/i.test(i.title))?.title).toBe(
+      "Let's use apple container instead of docker proper",
+    );
   });
 
-  it('does not take "Error:" in a file that was read for a failure', () => {
-    expect(
-      extractLocally([
-        ...read('src/errors.ts', 'export class NotFoundError extends Error {}\n// Error: thrown when missing'),
-        edit('src/errors.ts'),
-      ]),
-    ).toEqual([]);
+  it('takes no rule from a question, a request for an answer or pasted output', () => {
+    const events = session()
+      .prompt('Should we always run migrations by hand?')
+      .prompt('Can you list, in 5 bullet points, what are the strengths of never mixing docs?')
+      .prompt('158.5 npm error Exit handler never called!\n158.5 npm error This is an error with npm itself.')
+      .events();
+    expect(extractLocally(events)).toEqual([]);
+  });
+});
+
+describe('local engine: Claude Code structure', () => {
+  it('makes open entries of the last todo list Todos and tells the finished ones in the note', () => {
+    const events = session()
+      .prompt('Add a GitHub Action that runs the tests and the linter on every push.')
+      .todos([
+        ['Create the workflow file', 'completed'],
+        ['Test the workflow locally with act', 'pending'],
+      ])
+      .edit('.github/workflows/ci.yml')
+      .todos([
+        ['Create the workflow file', 'completed'],
+        ['Test the workflow locally with act', 'pending'],
+      ])
+      .say('Created `.github/workflows/ci.yml`, which now runs pytest and ruff on every push.')
+      .events();
+    const items = extractLocally(events);
+    expect(items.find((i) => i.type === 'Todo')?.title).toBe('Test the workflow locally with act');
+    const note = items.find((i) => i.type === 'ImplementationFact')!;
+    expect(note.facts).toContain('Done: Create the workflow file');
+    expect(note.files).toEqual(['.github/workflows/ci.yml']);
   });
 
-  it('makes at most a handful of items from a session of 50 routine tool calls', () => {
-    const routine: EngineEvent[] = [ev('prompt', 'How does the auth middleware work?')];
-    for (let i = 0; i < 10; i += 1) {
-      routine.push(...read(`src/auth/file${i}.ts`));
-      routine.push(ev('tool_call', `Grep: verifyToken`, { tool: 'Grep', input: { pattern: 'verifyToken' } }));
-      routine.push(ev('tool_call', 'Glob: src/**/*.ts', { tool: 'Glob', input: { pattern: 'src/**/*.ts' } }));
-      routine.push(
-        bash('git status'),
-        result('On branch main\nnothing to commit, working tree clean', 0, 'git status'),
-      );
+  it('turns work the closing message leaves open into a Todo', () => {
+    const events = session()
+      .prompt('Get the container image to build with the new Playwright base image.')
+      .edit('docker/Containerfile')
+      .say('Updated the base image to v1.56.0. The container build still fails with an npm error during install.')
+      .events();
+    expect(extractLocally(events).find((i) => i.type === 'Todo')?.title).toBe(
+      'The container build still fails with an npm error during install',
+    );
+  });
+
+  it('remembers a command that failed and the changed command that worked', () => {
+    const events = session()
+      .prompt('Commit the new redaction script please.')
+      .bash(
+        'git add scripts/redact_secrets.py',
+        'The following paths are ignored by one of your .gitignore files:\nscripts/redact_secrets.py',
+        true,
+      )
+      .bash('git add -f scripts/redact_secrets.py && git status', 'On branch main\nChanges to be committed:')
+      .say('Committed.')
+      .events();
+    const fix = extractLocally(events).find((i) => i.type === 'BugFix' && /git add/.test(i.title));
+    expect(fix?.title).toMatch(
+      /^Git add fails with "The following paths are ignored by one of your .gitignore files:"/,
+    );
+    expect(fix?.facts).toContain('Worked: `git add -f scripts/redact_secrets.py && git status`');
+  });
+
+  it('reads a turn begun in an earlier window whole, and leaves a turn wholly before the window alone', () => {
+    const events = session()
+      .prompt('Why does every command pause before the prompt comes back?')
+      .bash('time entire status', 'real 0m0.812s')
+      .edit('cmd/entire/telemetry.go')
+      .say(
+        'The root cause was that the PostHog client Close() waits for pending uploads with no timeout. It is now capped at 100ms.',
+      )
+      .events();
+    const cut = 2;
+    const context = currentTurn(events.slice(0, cut));
+    expect(context).toEqual(events.slice(0, cut));
+    const items = extractLocally(events.slice(cut), context);
+    expect(items.find((i) => i.type === 'BugFix')?.title).toMatch(/PostHog client Close\(\) waits/);
+    expect(items.every((i) => new EvidenceIndex(events).verify(i).ok)).toBe(true);
+    // The next window begins with a new prompt: the earlier turn is not extracted again.
+    const next = session().prompt('Thanks, now add a changelog entry for it.').events();
+    expect(extractLocally(next, events).filter((i) => /PostHog/.test(i.title))).toEqual([]);
+  });
+
+  it('keeps explicit [MEMORY: …] tags whatever else the window holds', () => {
+    const events = session()
+      .say('[MEMORY: decision: Use Kysely for every query because raw SQL drifted from the schema]')
+      .events();
+    expect(extractLocally(events)).toMatchObject([{ type: 'Decision', confidence: CONFIDENCE.tag }]);
+  });
+});
+
+describe('local engine: junk and the cap', () => {
+  it('makes no item of shell output, meters, interruptions, heredocs or banners', () => {
+    const events = session()
+      .prompt('[Request interrupted by user for tool use]')
+      .bash(
+        'curl -O https://example.com/x.tgz',
+        '  % Total    % Received % Xferd  Average Speed\n100  1024  100  1024',
+        true,
+      )
+      .edit('src/a.ts')
+      .bash(`git commit -m "$(cat <<'EOF'\nwip\nEOF\n)"`, '[main 3ed6817] wip')
+      .bash('npm run build', '> scenario-testing-agent@0.1.0 build\n> tsc\n(eval):1: parse error near `(`', true)
+      .edit('src/b.ts')
+      .events();
+    for (const item of extractLocally(events)) expect(isJunkTitle(item.title)).toBe(false);
+  });
+
+  it('keeps only the most salient few of a busy window', () => {
+    const busy = session();
+    for (let i = 0; i < 20; i += 1) {
+      busy
+        .prompt(`Rename the helper number ${i} in module m${i} so it says what it does.`)
+        .edit(`src/m${i}/helper.ts`)
+        .say(`Renamed the helper in \`src/m${i}/helper.ts\` because the old name hid that it retries on failure.`);
     }
-    routine.push(bash('npm test'), result('Tests: 120 passed, 120 total', 0));
-    routine.push(ev('response', 'The middleware verifies the JWT and attaches the user to the request.'));
-    expect(routine.filter((e) => e.type === 'tool_call' || e.type === 'tool_result').length).toBeGreaterThanOrEqual(50);
-    expect(extractLocally(routine).length).toBeLessThanOrEqual(3);
-  });
-
-  it('ignores lockfile edits and one-line touches', () => {
-    const items = extractLocally([
-      ev('prompt', 'Bump the lodash dependency to the latest version please.'),
-      ev('file_edit', 'Edited package-lock.json', { path: 'package-lock.json' }),
-      ev('file_edit', 'Edited src/index.ts', { path: 'src/index.ts', linesAdded: 1, linesRemoved: 0 }),
-    ]);
-    expect(items).toEqual([]);
-  });
-});
-
-describe('local engine on a Claude Code transcript', () => {
-  const fixture = join(__dirname, '../../../../test/fixtures/claude-code/session-discount-fix.jsonl');
-  const events = transcriptToEvents(readFileSync(fixture, 'utf8')).map((e, i) => ({
-    ...e,
-    seq: i + 1,
-    timestamp: new Date(e.timestamp),
-    metadata: e.metadata ?? null,
-  }));
-
-  it('finds the fix, its cause, the convention and the decision, each quoting its events verbatim', () => {
-    const items = extractLocally(events);
-    const index = new EvidenceIndex(events);
-    for (const item of items) expect(index.verify(item)).toMatchObject({ ok: true });
-    expect(items.map((i) => [i.type, i.title])).toEqual([
-      ['BugFix', 'The root cause was that legacy discount codes have no `rule`, so `discount.rule.percent` throws'],
-      ['Convention', 'Discount rules are optional; always handle codes without a rule'],
-      [
-        'Convention',
-        'From now on, never call the payment gateway from the cart service; go through the checkout module',
-      ],
-      [
-        'Decision',
-        'We decided to keep the payment gateway behind the checkout module so the cart stays free of side effects',
-      ],
-      ['BugFix', "Fix: TypeError: Cannot read properties of undefined (reading 'percent')"],
-    ]);
-    const fix = items.find((i) => i.title.startsWith('Fix:'))!;
-    expect(fix).toMatchObject({
-      resolved: true,
-      files: ['src/cart/cart.service.ts', 'src/cart/discount.ts'],
-      schemaKey: 'root/cart',
-    });
+    expect(extractLocally(busy.events()).length).toBeLessThanOrEqual(MAX_ITEMS_PER_WINDOW);
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * What a sentence of the session says, by the cues real sessions use when they conclude: a
+ * cause found, a choice and its reason, a change made and where, work left open. Sessions
+ * rarely write "Decision:"; they write "the issue was …", "switched to X because …",
+ * "still failing …" in the assistant's closing message of a turn.
+ */
+export type Cue = 'cause' | 'choice' | 'change' | 'open' | 'reason' | 'insight' | 'where';
+
+const CUES: Record<Cue, RegExp> = {
+  cause:
+    /\b(?:root cause|the (?:real |actual )?(?:issue|problem|bug|culprit|reason) (?:was|is|here)|caused by|was (?:failing|broken|happening) because|comes from|the fix (?:was|is)|fixed (?:by|it)|this (?:broke|breaks)|turned out)\b/i,
+  choice:
+    /\b(?:instead of|rather than|decided|chose|switched (?:to|from)|went with|opted|prefer(?:red)?|recommend(?:ed)?|trade-?off|better (?:to|than)|over (?:the|a|using)\b|not (?:use|using) |we use|we'll use|will use|in favou?r of)/i,
+  change:
+    /\b(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|installed|enabled|disabled|committed|pushed|merged|spawned|built|generated|deployed|migrated|bumped|extracted|wired|now (?:uses?|runs?|has|is|calls?|returns?|shows?|works?)|is now|are now)\b/i,
+  open: /\b(?:still (?:fail|need|broken|missing|to do|open|pending|not)|not yet|remaining|left to|todo\b|next steps?|follow[- ]up|known (?:issue|limitation)|doesn't (?:yet|work)|won't work|needs? (?:to be|more)|untested|not (?:tested|verified|working)|blocked|deferred|later\b|outstanding)/i,
+  insight:
+    /\b(?:takeaway|lesson|gotcha|caveat|key (?:insight|finding|point)|important(?:ly)?|note that|requires?|have to|has to|must|only (?:works|if|when)|(?:does|did|can|could|would|will|is|are|was)n'?t|cannot|without|works? (?:by|because|only))\b/i,
+  reason: /\b(?:because|since|so that|due to|which means|otherwise|to avoid|to prevent|in order to)\b/i,
+  where:
+    /`[^`]+`|(?:[\w.@-]+\/)+[\w.@-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|rb|java|json|ya?ml|toml|md|css|html|sh|sql)\b/i,
+};
+
+const WEIGHTS: Record<Cue, number> = { cause: 3, choice: 3, open: 2, change: 2, reason: 2, insight: 2, where: 1 };
+/** A bullet that leads with a bold label (`**Root cause:** …`) is one the writer marked as a point. */
+const MARKED = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*[^*]{2,60}\*\*/;
+
+/** Sentences that narrate the assistant's process or offer more help: never a memory. */
+const CHATTER =
+  /^(?:let me|let's (?:check|look|see|try|run|start|first)|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|ok(?:ay)?\b|sure\b|great\b|perfect\b|excellent\b|good\b|got it\b|you're (?:right|absolutely)|absolutely\b|thanks?\b|here(?:'s| is| are) (?:the|a|what)\b|would you like|do you want|should i|shall i|if you(?:'d)? (?:want|like)|feel free|let me know|i can (?:also|help)|happy to)/i;
+
+const FLUFF = /^(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it)[!.,:]\s*)+/i;
+
+export function cuesOf(sentence: string): Cue[] {
+  return (Object.keys(CUES) as Cue[]).filter((c) => CUES[c].test(sentence));
+}
+
+/** Markdown emphasis and leading fluff taken off, for titles and facts (evidence keeps the original). */
+export function cleanSentence(sentence: string): string {
+  return sentence
+    .replace(/\*\*|__/g, '')
+    .replace(/^(?:\s|✅|❌|✓|✗|⚠️|🔧|📝|•|–|—|-)+/u, '')
+    .replace(FLUFF, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function isChatter(sentence: string): boolean {
+  const text = cleanSentence(sentence);
+  return text.length < 25 || text.endsWith('?') || text.endsWith(':') || CHATTER.test(text);
+}
+
+/** How much a sentence teaches: the sum of its cues' weights; chatter says nothing. */
+export function sentenceScore(sentence: string): number {
+  if (isChatter(sentence)) return 0;
+  const score = cuesOf(sentence).reduce((sum, cue) => sum + WEIGHTS[cue], 0);
+  return score > 0 && MARKED.test(sentence) ? score + 1 : score;
+}
+
+export function hasCue(sentence: string, cue: Cue): boolean {
+  return CUES[cue].test(sentence);
+}

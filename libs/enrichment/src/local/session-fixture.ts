@@ -1,0 +1,62 @@
+import { transcriptToEvents } from '@memex/transcript';
+import type { EngineEvent } from '../candidate';
+
+/**
+ * Short sessions in Claude Code's transcript format (one JSON entry a line), read by the same
+ * transcript reader the hooks use, for the extraction rules' tests.
+ */
+export class SessionFixture {
+  private readonly lines: string[] = [];
+  private n = 0;
+
+  private entry(type: 'user' | 'assistant', content: unknown): this {
+    this.n += 1;
+    const uuid = `00000000-0000-4000-8000-${String(this.n).padStart(12, '0')}`;
+    const timestamp = new Date(Date.UTC(2026, 10, 20, 9, 0, this.n)).toISOString();
+    this.lines.push(JSON.stringify({ type, uuid, timestamp, cwd: '/work/app', message: { role: type, content } }));
+    return this;
+  }
+
+  prompt(text: string): this {
+    return this.entry('user', text);
+  }
+
+  say(text: string): this {
+    return this.entry('assistant', [{ type: 'text', text }]);
+  }
+
+  tool(name: string, input: Record<string, unknown>, result: string, isError = false): this {
+    const id = `toolu_${this.n + 1}`;
+    this.entry('assistant', [{ type: 'tool_use', id, name, input }]);
+    return this.entry('user', [{ type: 'tool_result', tool_use_id: id, content: result, is_error: isError }]);
+  }
+
+  bash(command: string, output: string, failed = false): this {
+    return this.tool('Bash', { command }, failed ? `Exit code 1\n${output}` : output, failed);
+  }
+
+  edit(path: string): this {
+    return this.tool(
+      'Edit',
+      { file_path: `/work/app/${path}`, old_string: 'a\nb', new_string: 'c\nd' },
+      `The file /work/app/${path} has been updated.`,
+    );
+  }
+
+  todos(list: Array<[string, 'completed' | 'in_progress' | 'pending']>): this {
+    return this.tool(
+      'TodoWrite',
+      { todos: list.map(([content, status]) => ({ content, status, activeForm: content })) },
+      'Todos have been modified successfully.',
+    );
+  }
+
+  events(): EngineEvent[] {
+    return transcriptToEvents(this.lines.join('\n')).map((e, i) => ({
+      ...e,
+      seq: i + 1,
+      timestamp: new Date(e.timestamp),
+      metadata: e.metadata ?? null,
+    }));
+  }
+}

@@ -1,0 +1,85 @@
+import type { EngineEvent } from '../candidate';
+import { humanText } from './human-text';
+
+/**
+ * A turn of a Claude Code session: the person's prompt, the work it started, and the
+ * assistant's closing message (its last text before the next prompt), which is where a
+ * session states what it found, changed and left open.
+ */
+export interface Turn {
+  prompt?: { event: EngineEvent; text: string };
+  /** Everything after the prompt until the next one. */
+  events: EngineEvent[];
+  /** The prompt was in this window (not only in the context read before it). */
+  promptInWindow: boolean;
+  /** Some of the turn is in this window: it is this window's to extract. */
+  inWindow: boolean;
+  /** The turn has ended: a later prompt follows, or the window stops on text, not mid-work. */
+  closed: boolean;
+}
+
+/** A prompt a person wrote: harness wrappers and one-word replies ("yes", "go on") start no turn. */
+export function promptText(event: EngineEvent): string {
+  if (event.type !== 'prompt') return '';
+  const text = humanText(event.content);
+  return text.length >= 12 ? text : '';
+}
+
+const WORK_TYPES = new Set(['tool_call', 'tool_result', 'command', 'file_edit', 'error']);
+
+/**
+ * Turns over the context (events of the current turn read before the window, for reading
+ * only) and the window. A turn wholly in the context was extracted by an earlier window.
+ */
+export function turnsOf(context: readonly EngineEvent[], window: readonly EngineEvent[]): Turn[] {
+  const inWindow = new Set(window);
+  const turns: Turn[] = [];
+  let current: Turn = { events: [], promptInWindow: false, inWindow: false, closed: false };
+  for (const event of [...context, ...window]) {
+    const text = promptText(event);
+    if (text) {
+      current.closed = true;
+      turns.push(current);
+      current = {
+        prompt: { event, text },
+        events: [],
+        promptInWindow: inWindow.has(event),
+        inWindow: inWindow.has(event),
+        closed: false,
+      };
+    } else {
+      current.events.push(event);
+      if (inWindow.has(event)) current.inWindow = true;
+    }
+  }
+  const last = window[window.length - 1];
+  current.closed = last !== undefined && !WORK_TYPES.has(last.type);
+  turns.push(current);
+  return turns.filter((t) => t.inWindow && (t.prompt || t.events.length > 0));
+}
+
+/** The assistant's texts of a turn, harness text removed, in order. */
+export function assistantTexts(turn: Turn): Array<{ event: EngineEvent; text: string }> {
+  return turn.events.flatMap((event) => {
+    if (event.type !== 'response') return [];
+    const text = humanText(event.content);
+    return text ? [{ event, text }] : [];
+  });
+}
+
+/** The turn's closing message: the last substantial text the assistant wrote in it. */
+export function closingMessage(turn: Turn): { event: EngineEvent; text: string } | undefined {
+  const texts = assistantTexts(turn);
+  for (let i = texts.length - 1; i >= 0; i -= 1) if (texts[i]!.text.length >= 30) return texts[i];
+  return undefined;
+}
+
+/**
+ * Of the events read before a window, those of the turn the window continues: from the last
+ * prompt a person wrote. With no prompt among them, the turn began earlier still and all of
+ * them belong to it.
+ */
+export function currentTurn(before: readonly EngineEvent[]): EngineEvent[] {
+  for (let i = before.length - 1; i >= 0; i -= 1) if (promptText(before[i]!)) return before.slice(i);
+  return [...before];
+}

@@ -1,0 +1,47 @@
+import type { ItemType } from '@memex/domain';
+import { isJunkTitle } from '../junk-title';
+import { sentences } from './human-text';
+import { cleanSentence } from './salience';
+
+export interface UserRule {
+  type: Extract<ItemType, 'Convention' | 'Decision'>;
+  /** The rule in the user's words, markdown removed. */
+  text: string;
+  /** The sentence as it stands in the prompt, for evidence. */
+  quote: string;
+  /** The sentences around it in the same prompt: what it is about. */
+  context: string;
+}
+
+/** Standing rules: how work must always (or never) be done. */
+const CONVENTION =
+  /\b(?:always|never|from now on|make sure (?:to|you|we|that)|don'?t ever|do not ever|every time|each time|must(?:n'?t)? (?:always|never|be|use|run|not)|you should (?:always|never)|we should (?:always|never)|the rule is|by convention)\b|^(?:please )?(?:don'?t|do not|avoid|stop) \w+/i;
+
+/** Choices for this project: what to use, what not, what is wanted. */
+const CHOICE =
+  /\b(?:instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:don'?t|do not|won'?t) (?:want|need|use)|(?:we|i) (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+
+/** A request for an answer, not a rule: "can you list …", "what are …". */
+const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
+
+/**
+ * The user's own rules and choices in a prompt, in the user's words. People state them in
+ * passing ("let's use apple container instead of docker"), seldom behind a keyword.
+ */
+export function userRules(prompt: string): UserRule[] {
+  const all = sentences(prompt);
+  const rules: UserRule[] = [];
+  all.forEach((quote, i) => {
+    const text = cleanSentence(quote);
+    // A question, or pasted output, states no rule.
+    if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
+    const type = CONVENTION.test(text) ? 'Convention' : CHOICE.test(text) ? 'Decision' : undefined;
+    if (!type) return;
+    const around = all
+      .slice(Math.max(0, i - 1), i + 2)
+      .map(cleanSentence)
+      .join(' ');
+    rules.push({ type, text, quote, context: around });
+  });
+  return rules;
+}
