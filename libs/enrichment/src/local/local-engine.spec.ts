@@ -76,6 +76,7 @@ describe("local engine: the user's own rules", () => {
     const events = session()
       .prompt('From now on, never call the payment gateway from the cart service.')
       .say('Understood, I will keep the gateway behind the checkout module.')
+      .prompt('We decided to use Postgres advisory locks for migrations.')
       .prompt("let's use apple container instead of docker proper. it works basically the same way.")
       .say('Switched the run script to `container build` and `container run`.')
       .events();
@@ -86,6 +87,9 @@ describe("local engine: the user's own rules", () => {
     });
     expect(items.find((i) => i.type === 'Decision' && /apple container/i.test(i.title))?.title).toBe(
       "Let's use apple container instead of docker proper",
+    );
+    expect(items.find((i) => i.type === 'Decision' && /advisory locks/.test(i.title))?.title).toBe(
+      'We decided to use Postgres advisory locks for migrations',
     );
   });
 

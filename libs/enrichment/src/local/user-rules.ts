@@ -19,7 +19,7 @@ const CONVENTION =
 
 /** Choices for this project: what to use, what not, what is wanted. */
 const CHOICE =
-  /\b(?:instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:don'?t|do not|won'?t) (?:want|need|use)|(?:we|i) (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+  /\b(?:(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:don'?t|do not|won'?t) (?:want|need|use)|(?:we|i) (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
 
 /** A request for an answer, not a rule: "can you list …", "what are …". */
 const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
