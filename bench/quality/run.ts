@@ -92,6 +92,20 @@ async function enriched(databaseUrl: string, projectId: string, timeoutMs = 120_
   }
 }
 
+/** The engines that wrote the items, as item history names them (`enrichment:local`). */
+async function enginesThatRan(databaseUrl: string): Promise<string> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ actor: string }>(
+      "select distinct actor from item_history where actor like 'enrichment:%' order by actor",
+    );
+    return rows.map((r) => r.actor.slice('enrichment:'.length)).join(', ') || 'none (no items)';
+  } finally {
+    await db.end();
+  }
+}
+
 async function allItems(server: BenchServer, key: string): Promise<Item[]> {
   const items: Item[] = [];
   let cursor: string | undefined;
@@ -203,9 +217,7 @@ async function main(): Promise<void> {
   try {
     const results: Result[] = [];
     for (const l of labels) results.push(await measure(server, l));
-    const engine =
-      process.env.ENRICHMENT_ENGINE ?? (process.env.LLM_BASE_URL || process.env.OPENAI_API_KEY ? 'llm' : 'local');
-    print(results, engine);
+    print(results, await enginesThatRan(server.databaseUrl));
   } finally {
     await server.stop();
   }

@@ -9,6 +9,7 @@ import {
   MalformedModelOutputError,
   selectRelatedHints,
   takeWindow,
+  type EngineEvent,
   type EngineInput,
   type EnrichmentEngine,
   type RejectReason,
@@ -94,6 +95,8 @@ export class EnrichmentService {
       llmCalls: 0,
       raced: 0,
     };
+    // What this job last wrote, so the next window's turn is read from memory, not the database.
+    let written: { cursor: number; events: EngineEvent[] } | undefined;
     for (let i = 0; i < MAX_WINDOWS_PER_JOB; i += 1) {
       const session = await this.store.session(projectId, sessionId);
       if (!session || session.cursor >= session.lastEventSeq) break;
@@ -116,9 +119,13 @@ export class EnrichmentService {
           : [];
       // The local engine reads a turn whole: the part of it enriched by earlier windows comes along.
       const context =
-        engine.name === 'local'
-          ? currentTurn(await this.store.eventsUpTo(sessionId, session.cursor, TURN_CONTEXT_EVENTS))
-          : [];
+        engine.name !== 'local'
+          ? []
+          : currentTurn(
+              written?.cursor === session.cursor
+                ? written.events.slice(-TURN_CONTEXT_EVENTS)
+                : await this.store.eventsUpTo(sessionId, session.cursor, TURN_CONTEXT_EVENTS),
+            );
       const output = await this.extract(engine, projectId, { events: window, context, hints }, report);
 
       const index = new EvidenceIndex([...context, ...window]);
@@ -140,7 +147,7 @@ export class EnrichmentService {
       }
 
       const last = window[window.length - 1]!;
-      const written = await this.items.applyWindow({
+      const applied = await this.items.applyWindow({
         projectId,
         sessionId,
         expectedCursor: session.cursor,
@@ -150,20 +157,21 @@ export class EnrichmentService {
         actor: `enrichment:${engine.name}`,
         runId,
       });
-      if (written.raced) {
+      if (applied.raced) {
         report.raced += 1;
         continue;
       }
+      written = { cursor: last.seq, events: [...context, ...window] };
       report.windows += 1;
       report.events += window.length;
-      report.created += written.created;
-      report.reinforced += written.reinforced;
-      report.superseded += written.superseded;
+      report.created += applied.created;
+      report.reinforced += applied.reinforced;
+      report.superseded += applied.superseded;
       this.metrics.windows.inc({ engine: engine.name });
       this.metrics.events.inc(window.length);
-      this.metrics.items.inc({ outcome: 'created' }, written.created);
-      this.metrics.items.inc({ outcome: 'reinforced' }, written.reinforced);
-      this.metrics.items.inc({ outcome: 'superseded' }, written.superseded);
+      this.metrics.items.inc({ outcome: 'created' }, applied.created);
+      this.metrics.items.inc({ outcome: 'reinforced' }, applied.reinforced);
+      this.metrics.items.inc({ outcome: 'superseded' }, applied.superseded);
     }
     return report;
   }

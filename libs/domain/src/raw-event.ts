@@ -28,6 +28,18 @@ export const INGEST_LIMITS = {
 /** Client-chosen identifiers: printable, no spaces, so they stay safe in logs, URLs and job ids. */
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
 
+/**
+ * Text made into an id ingest accepts, the same way every time: characters an id may not hold
+ * become `_`, a leading non-alphanumeric run is dropped, and it is cut to `maxLength`.
+ */
+export function asClientId(text: string, maxLength: number = INGEST_LIMITS.maxIdLength): string | undefined {
+  const id = text
+    .replace(/[^A-Za-z0-9._:/@+=-]/g, '_')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, maxLength);
+  return id || undefined;
+}
+
 export const clientIdSchema = z
   .string()
   .min(1)

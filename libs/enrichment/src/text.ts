@@ -60,6 +60,13 @@ export function truncateWords(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
+const PATH_IN_TEXT = /(?:^|[\s`'"(])((?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;])/g;
+
+/** File paths a text names (`src/cart/total.ts`), each once, in order. */
+export function pathsIn(text: string): string[] {
+  return [...new Set([...text.matchAll(PATH_IN_TEXT)].map((m) => m[1]!))];
+}
+
 /** Title form: no trailing period, first letter upper case. */
 export function asTitle(text: string, max = 120): string {
   const t = truncateWords(normalizeWhitespace(text).replace(/[.\s]+$/, ''), max);

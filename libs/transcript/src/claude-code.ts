@@ -1,4 +1,4 @@
-import { INGEST_LIMITS, type EventType, type RawEventInput } from '@memex/domain';
+import { INGEST_LIMITS, asClientId, type EventType, type RawEventInput } from '@memex/domain';
 
 /**
  * Claude Code session transcripts (JSONL, one entry a line) to Memex events. The format is
@@ -121,7 +121,8 @@ function event(
 /** The events of one transcript entry (one JSONL line, parsed). */
 export function entryToEvents(entry: unknown, state: TranscriptState = newTranscriptState()): RawEventInput[] {
   if (!isObject(entry)) return [];
-  const uuid = typeof entry.uuid === 'string' ? safeId(entry.uuid) : undefined;
+  // An archiver may have rewritten a uuid (`…[REDACTED_CARD]…`); block ids add `:<index>`.
+  const uuid = typeof entry.uuid === 'string' ? asClientId(entry.uuid, INGEST_LIMITS.maxIdLength - 10) : undefined;
   const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
   const message = isObject(entry.message) ? entry.message : undefined;
   if (!uuid || !timestamp || !message) return [];
@@ -185,18 +186,6 @@ export function entryToEvents(entry: unknown, state: TranscriptState = newTransc
     });
   }
   return out.filter(isEvent);
-}
-
-/**
- * An entry's uuid as an event id: characters ingest does not take in an id (an archiver's
- * `[REDACTED_CARD]` inside a uuid) become `_`, the same way every time it is read.
- */
-function safeId(uuid: string): string | undefined {
-  const id = uuid
-    .replace(/[^A-Za-z0-9._:/@+=-]/g, '_')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 190);
-  return id || undefined;
 }
 
 function isEvent(e: RawEventInput | undefined): e is RawEventInput {

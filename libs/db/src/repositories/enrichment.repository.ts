@@ -1,18 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventType } from '@memex/domain';
 import type { EngineEvent } from '@memex/enrichment';
-import type { DB } from '../schema';
+import type { DB, RawEventsTable } from '../schema';
 import { KYSELY } from '../tokens';
 
-function toEngineEvent(r: {
-  seq: number;
-  event_id: string;
-  type: string;
-  occurred_at: Date;
-  content: string;
-  metadata: Record<string, unknown> | null;
-}): EngineEvent {
+const ENGINE_EVENT_COLUMNS = ['seq', 'event_id', 'type', 'occurred_at', 'content', 'metadata'] as const;
+
+function toEngineEvent(r: Pick<Selectable<RawEventsTable>, (typeof ENGINE_EVENT_COLUMNS)[number]>): EngineEvent {
   return {
     seq: r.seq,
     eventId: r.event_id,
@@ -41,7 +36,7 @@ export class EnrichmentRepository {
   async eventsAfter(sessionId: string, cursor: number, limit: number): Promise<EngineEvent[]> {
     const rows = await this.db
       .selectFrom('raw_events')
-      .select(['seq', 'event_id', 'type', 'occurred_at', 'content', 'metadata'])
+      .select(ENGINE_EVENT_COLUMNS)
       .where('session_id', '=', sessionId)
       .where('seq', '>', cursor)
       .orderBy('seq')
@@ -55,7 +50,7 @@ export class EnrichmentRepository {
     if (cursor <= 0 || limit <= 0) return [];
     const rows = await this.db
       .selectFrom('raw_events')
-      .select(['seq', 'event_id', 'type', 'occurred_at', 'content', 'metadata'])
+      .select(ENGINE_EVENT_COLUMNS)
       .where('session_id', '=', sessionId)
       .where('seq', '<=', cursor)
       .orderBy('seq', 'desc')

@@ -58,7 +58,13 @@ const ERROR_LINES = [
 ];
 const ANY_ERROR = new RegExp(ERROR_LINES.map((r) => r.source).join('|'), 'm');
 
-const COMMAND_TOOLS = new Set(['Bash', 'bash', 'BashOutput', 'shell', 'run_terminal_cmd']);
+/** Tools that run commands: only their failures are failures of the project. */
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['Bash', 'bash', 'BashOutput', 'shell', 'run_terminal_cmd']);
+
+/** The command an event ran (a call's input, or the call a result answers), if any. */
+export function commandOf(event: EngineEvent): string | undefined {
+  return str(meta(event, 'command')) ?? str(inputField(event, 'command'));
+}
 
 /** The line saying what went wrong, when the event reports a failure. */
 export function errorLine(event: EngineEvent): string | undefined {
@@ -98,7 +104,7 @@ export function passingRun(event: EngineEvent): string | undefined {
   const exitCode = num(meta(event, 'exitCode'));
   if (meta(event, 'isError') === true || (exitCode !== undefined && exitCode !== 0)) return undefined;
   if (exitCode === undefined && ANY_ERROR.test(event.content)) return undefined;
-  const command = str(meta(event, 'command')) ?? str(inputField(event, 'command'));
+  const command = commandOf(event);
   if (command && /\b(test|jest|vitest|pytest|build|tsc|lint|check|cargo|go test|mvn|gradle)\b/.test(command))
     return command;
   if (/\b(passed|passing|succeeded|success)\b|^PASS\b|^ok\b/im.test(event.content)) return command ?? 'a check';
@@ -123,7 +129,7 @@ export function commitOf(event: EngineEvent): CommitInfo | undefined {
     };
   }
   if (event.type === 'command' || event.type === 'tool_call') {
-    const command = str(meta(event, 'command')) ?? str(inputField(event, 'command')) ?? event.content;
+    const command = commandOf(event) ?? event.content;
     const m = /git commit\b[^\n]*?-m\s+(?:"([^"]{12,})"|'([^']{12,})')/.exec(command);
     if (m) return { message: (m[1] ?? m[2])!, files: [] };
   }

@@ -8,14 +8,14 @@ import {
   type EnrichmentEngine,
 } from '../candidate';
 import { isJunkTitle } from '../junk-title';
-import { areaOf, dedupHintFor, schemaKeyFor } from '../taxonomy';
-import { asTitle, firstSentence, normalizeWhitespace, truncateWords } from '../text';
+import { firstSentence, normalizeWhitespace, pathsIn } from '../text';
 import { humanText } from './human-text';
 import { memoryTags, type Marker } from './markers';
-import { findings, openWork, turnNote, type Proposal } from './turn-notes';
-import { workarounds } from './workarounds';
+import { propose, type Proposal } from './proposal';
+import { fromTurn } from './turn-notes';
 import { turnsOf } from './turns';
 import { userRules } from './user-rules';
+import { workarounds } from './workarounds';
 
 /** How an item was found sets its confidence: a self-report beats a stated rule beats a reading. */
 export const CONFIDENCE = { tag: 0.95, userRule: 0.8 } as const;
@@ -26,70 +26,51 @@ export const CONFIDENCE = { tag: 0.95, userRule: 0.8 } as const;
  */
 export const MAX_ITEMS_PER_WINDOW = 8;
 const MIN_SALIENCE = 3;
-const TAG_SALIENCE = 100;
-
-const PATH_IN_TEXT = /(?:^|[\s`'"(])((?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;])/g;
-
-function pathsIn(text: string): string[] {
-  return [...new Set([...text.matchAll(PATH_IN_TEXT)].map((m) => m[1]!))].slice(0, 50);
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : truncateWords(text, max);
-}
 
 function fromTag(marker: Marker, event: EngineEvent): Proposal {
   const text = normalizeWhitespace(marker.text);
-  const files = pathsIn(text);
   const because = /\b(?:because|since|so that|due to)\b\s+(.+)$/i.exec(text)?.[1];
-  return {
-    salience: TAG_SALIENCE,
-    candidate: {
-      type: marker.type,
-      title: asTitle(firstSentence(text, 150), 150),
-      facts: clip(text, 5000),
-      rationale: marker.type === 'Decision' && because ? clip(because, 2000) : null,
-      files,
-      schemaKey: schemaKeyFor(marker.type, files),
-      dedupHint: dedupHintFor(marker.type, text, files),
-      tags: areaOf(files).slice(0, 2),
-      importance: 3,
-      confidence: CONFIDENCE.tag,
-      resolved: marker.resolved,
-      evidence: [{ eventId: event.eventId, quote: marker.quote }],
-    },
-  };
+  return propose(Infinity, marker.type, {
+    title: firstSentence(text, 150),
+    facts: text,
+    about: text,
+    rationale: marker.type === 'Decision' ? because : null,
+    files: pathsIn(text),
+    confidence: CONFIDENCE.tag,
+    resolved: marker.resolved,
+    evidence: [{ eventId: event.eventId, quote: marker.quote }],
+  });
 }
 
 /** The user's rules and choices, in the user's words: what a teammate must not break. */
 function fromPrompt(event: EngineEvent, text: string): Proposal[] {
   return userRules(text)
     .slice(0, 2)
-    .map((rule) => {
-      const files = pathsIn(rule.context);
-      return {
-        salience: rule.type === 'Convention' ? 6 : 5,
-        candidate: {
-          type: rule.type,
-          title: asTitle(firstSentence(rule.text, 150), 150),
-          facts: clip(rule.context, 5000),
-          rationale: null,
-          files,
-          schemaKey: schemaKeyFor(rule.type, files),
-          dedupHint: dedupHintFor(rule.type, rule.text, files),
-          tags: areaOf(files).slice(0, 2),
-          importance: rule.type === 'Convention' ? 4 : 3,
-          confidence: CONFIDENCE.userRule,
-          evidence: [{ eventId: event.eventId, quote: rule.quote }],
-        },
-      };
-    });
+    .map((rule) =>
+      propose(rule.type === 'Convention' ? 6 : 5, rule.type, {
+        title: firstSentence(rule.text, 150),
+        facts: rule.context,
+        about: rule.text,
+        files: pathsIn(rule.context),
+        importance: rule.type === 'Convention' ? 4 : 3,
+        confidence: CONFIDENCE.userRule,
+        evidence: [{ eventId: event.eventId, quote: rule.quote }],
+      }),
+    );
 }
 
-function valid(proposal: Proposal): CandidateItem | undefined {
-  if (isJunkTitle(proposal.candidate.title)) return undefined;
-  const parsed = candidateItemSchema.safeParse(proposal.candidate);
-  return parsed.success ? parsed.data : undefined;
+/**
+ * Valid candidates, most salient first. Junk titles are also refused when evidence is
+ * verified; dropping them here keeps them from taking a ranked place.
+ */
+function ranked(proposals: readonly Proposal[]): CandidateItem[] {
+  return [...proposals]
+    .sort((a, b) => b.salience - a.salience)
+    .flatMap((p) => {
+      if (isJunkTitle(p.candidate.title)) return [];
+      const parsed = candidateItemSchema.safeParse(p.candidate);
+      return parsed.success ? [parsed.data] : [];
+    });
 }
 
 /** Candidates sharing a dedup hint within one window are one item with all their evidence. */
@@ -110,27 +91,21 @@ function collapseByHint(items: CandidateItem[]): CandidateItem[] {
  * `[MEMORY: …]` tags. Proposals are ranked by salience and only the best few are kept.
  */
 export function extractLocally(events: readonly EngineEvent[], context: readonly EngineEvent[] = []): CandidateItem[] {
-  const proposals: Proposal[] = [];
+  const tags: Proposal[] = [];
   for (const event of events) {
     if (event.type !== 'prompt' && event.type !== 'response' && event.type !== 'note') continue;
-    const text = humanText(event.content);
-    for (const marker of memoryTags(text)) proposals.push(fromTag(marker, event));
+    for (const marker of memoryTags(humanText(event.content))) tags.push(fromTag(marker, event));
   }
+  const proposals: Proposal[] = [];
   const turns = turnsOf(context, events);
   turns.forEach((turn, i) => {
     if (turn.prompt && turn.promptInWindow) proposals.push(...fromPrompt(turn.prompt.event, turn.prompt.text));
-    const note = turnNote(turn);
-    if (note) proposals.push(note);
-    proposals.push(...findings(turn, note), ...openWork(turn, i === turns.length - 1));
+    proposals.push(...fromTurn(turn, i === turns.length - 1));
   });
   proposals.push(...workarounds(events));
-  const ranked = proposals
-    .filter((p) => p.salience >= MIN_SALIENCE)
-    .sort((a, b) => b.salience - a.salience)
-    .flatMap((p) => valid(p) ?? []);
-  const tagged = ranked.filter((c) => c.confidence === CONFIDENCE.tag);
-  const rest = ranked.filter((c) => c.confidence !== CONFIDENCE.tag);
-  return collapseByHint([...tagged, ...rest.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - tagged.length))]);
+  const kept = ranked(tags);
+  const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE));
+  return collapseByHint([...kept, ...rest.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - kept.length))]);
 }
 
 export class LocalEngine implements EnrichmentEngine {

@@ -45,7 +45,7 @@ export function cleanSentence(sentence: string): string {
     .trim();
 }
 
-export function isChatter(sentence: string): boolean {
+function isChatter(sentence: string): boolean {
   const text = cleanSentence(sentence);
   return text.length < 25 || text.endsWith('?') || text.endsWith(':') || CHATTER.test(text);
 }

@@ -10,7 +10,7 @@ export interface TodoEntry {
 const ENTRY = /^- \[([ x~])\] (.+)$/;
 
 /** The entries of a TodoWrite call, as the transcript reader writes them (`- [x] done`). */
-export function todoEntries(event: EngineEvent): TodoEntry[] | undefined {
+function todoEntries(event: EngineEvent): TodoEntry[] | undefined {
   if (event.type !== 'tool_call' || !event.content.startsWith('TodoWrite:')) return undefined;
   return event.content.split('\n').flatMap((line) => {
     const m = ENTRY.exec(line.trim());

@@ -19,7 +19,7 @@ export interface Turn {
 }
 
 /** A prompt a person wrote: harness wrappers and one-word replies ("yes", "go on") start no turn. */
-export function promptText(event: EngineEvent): string {
+function promptText(event: EngineEvent): string {
   if (event.type !== 'prompt') return '';
   const text = humanText(event.content);
   return text.length >= 12 ? text : '';

@@ -1,16 +1,14 @@
 import type { EngineEvent } from '../candidate';
 import { isJunkTitle } from '../junk-title';
-import { dedupHintFor, schemaKeyFor } from '../taxonomy';
-import { asTitle, truncateWords } from '../text';
-import { errorLine } from './event-signals';
-import type { Proposal } from './turn-notes';
+import { truncateWords } from '../text';
+import { commandOf, errorLine } from './event-signals';
+import { propose, type Proposal } from './proposal';
 
 /** How far after a failure its working retry may come. */
 const LOOKAHEAD = 12;
 
-function commandOf(event: EngineEvent): string | undefined {
-  const command = event.metadata?.command;
-  return typeof command === 'string' && command.trim() ? command.trim().split('\n')[0]!.slice(0, 200) : undefined;
+function firstLine(event: EngineEvent): string | undefined {
+  return commandOf(event)?.trim().split('\n')[0]!.slice(0, 200) || undefined;
 }
 
 /** The program and its subcommand: `git add`, `npm run`, `uv run`. */
@@ -28,40 +26,25 @@ function verb(command: string): string {
  * again.
  */
 export function workarounds(events: readonly EngineEvent[]): Proposal[] {
-  const out: Proposal[] = [];
-  events.forEach((failed, i) => {
-    const command = commandOf(failed);
+  return events.flatMap((failed, i) => {
+    const command = firstLine(failed);
     const error = errorLine(failed);
-    if (!command || !error || isJunkTitle(error)) return;
+    if (!command || !error || isJunkTitle(error)) return [];
     const retry = events.slice(i + 1, i + 1 + LOOKAHEAD).find((e) => {
-      const c = commandOf(e);
-      return (
-        c !== undefined &&
-        c !== command &&
-        verb(c) === verb(command) &&
-        errorLine(e) === undefined &&
-        e.type === 'command'
-      );
+      const c = e.type === 'command' ? firstLine(e) : undefined;
+      return c !== undefined && c !== command && verb(c) === verb(command) && errorLine(e) === undefined;
     });
-    if (!retry) return;
-    const fixed = commandOf(retry)!;
-    const title = `${verb(command)} fails with "${truncateWords(error, 90)}"; \`${truncateWords(fixed, 80)}\` works`;
-    out.push({
-      salience: 4,
-      candidate: {
-        type: 'BugFix',
-        title: asTitle(title, 200),
+    if (!retry) return [];
+    const fixed = firstLine(retry)!;
+    return [
+      propose(4, 'BugFix', {
+        title: `${verb(command)} fails with "${truncateWords(error, 90)}"; \`${truncateWords(fixed, 80)}\` works`,
         facts: `Failed: \`${command}\`: ${error}\nWorked: \`${fixed}\``,
-        files: [],
-        schemaKey: schemaKeyFor('BugFix', []),
-        dedupHint: dedupHintFor('BugFix', `${verb(command)} ${error}`),
-        tags: [],
-        importance: 3,
+        about: `${verb(command)} ${error}`,
         confidence: 0.7,
         resolved: true,
         evidence: [{ eventId: failed.eventId, quote: error }],
-      },
-    });
+      }),
+    ];
   });
-  return out;
 }
