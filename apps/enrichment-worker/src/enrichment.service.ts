@@ -24,6 +24,9 @@ export interface EnrichmentReport {
   created: number;
   reinforced: number;
   superseded: number;
+  /** New items the session had no room for, and held items they displaced (ENRICHMENT_SESSION_ITEMS). */
+  capped: number;
+  displaced: number;
   rejected: number;
   rejectedBy: Partial<Record<RejectReason, number>>;
   engine: 'llm' | 'local';
@@ -87,6 +90,8 @@ export class EnrichmentService {
       created: 0,
       reinforced: 0,
       superseded: 0,
+      capped: 0,
+      displaced: 0,
       rejected: 0,
       rejectedBy: {},
       engine: this.llm ? 'llm' : 'local',
@@ -156,6 +161,7 @@ export class EnrichmentService {
         windowEndedAt: last.timestamp,
         actor: `enrichment:${engine.name}`,
         runId,
+        sessionCap: this.config.ENRICHMENT_SESSION_ITEMS,
       });
       if (applied.raced) {
         report.raced += 1;
@@ -167,11 +173,15 @@ export class EnrichmentService {
       report.created += applied.created;
       report.reinforced += applied.reinforced;
       report.superseded += applied.superseded;
+      report.capped += applied.capped;
+      report.displaced += applied.displaced;
       this.metrics.windows.inc({ engine: engine.name });
       this.metrics.events.inc(window.length);
       this.metrics.items.inc({ outcome: 'created' }, applied.created);
       this.metrics.items.inc({ outcome: 'reinforced' }, applied.reinforced);
       this.metrics.items.inc({ outcome: 'superseded' }, applied.superseded);
+      this.metrics.items.inc({ outcome: 'capped' }, applied.capped);
+      this.metrics.items.inc({ outcome: 'displaced' }, applied.displaced);
     }
     return report;
   }

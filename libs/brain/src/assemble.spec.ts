@@ -31,6 +31,7 @@ function item(over: Partial<MemoryItem> = {}): MemoryItem {
     dedupHint: null,
     tags: [],
     importance: 3,
+    salience: null,
     sessionId: 'session',
     mergedFrom: [],
     supersededBy: null,

@@ -42,6 +42,11 @@ export const configSchema = z
     ENRICHMENT_WINDOW_EVENTS: int(1, 2000).default(200),
     /** … and about this many tokens (4 characters a token). */
     ENRICHMENT_WINDOW_TOKENS: int(500, 1_000_000).default(24_000),
+    /**
+     * The most extracted items one session keeps: new ones compete with those it holds, and
+     * the least salient are not written or are archived. 0: no limit.
+     */
+    ENRICHMENT_SESSION_ITEMS: int(0, 10_000).default(12),
     /** Existing dedup hints related to a batch that the LLM prompt carries. */
     ENRICHMENT_MAX_HINTS: int(0, 500).default(40),
     /** A job whose worker stops renewing its lock (a crash) is handed to another worker after this. */

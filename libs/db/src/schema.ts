@@ -77,6 +77,8 @@ export interface MemoryItemsTable {
   updated_at: Timestamp;
   /** Kept by a trigger from title, facts, rationale, tags and files. */
   search_tsv: ColumnType<string | null, never, never>;
+  /** How much an extracted item is worth keeping (0–1); null for items a person wrote. */
+  salience: ColumnType<number | null, number | null | undefined, number | null>;
   embed_hash: ColumnType<string | null, never, never>;
   /** Set by a trigger whenever status changes. */
   status_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;

@@ -24,6 +24,7 @@ function validItem(overrides: Item = {}): Item {
     dedupHint: 'decision:database:chose-kysely',
     tags: ['db', 'query-builder'],
     importance: 4,
+    salience: 0.7,
     sessionId: 'session-1',
     mergedFrom: [],
     supersededBy: null,
@@ -178,6 +179,11 @@ describe('memoryItemSchema', () => {
     it.each([-0.01, 1.01, NaN, Infinity, '0.5', null])('rejects %p', (confidence) =>
       expectRejected({ confidence }, 'confidence'),
     );
+  });
+
+  describe('salience', () => {
+    it.each([0, 0.5, 1, null])('accepts %p', (salience) => expectAccepted({ salience }));
+    it.each([-0.01, 1.01, '0.5', undefined])('rejects %p', (salience) => expectRejected({ salience }, 'salience'));
   });
 
   describe('importance', () => {

@@ -109,6 +109,8 @@ export const memoryItemSchema = z.strictObject({
   dedupHint: dedupHintSchema.nullable(),
   tags: tagsSchema,
   importance: importanceSchema.nullable(),
+  /** How much its engine ranked an extracted item worth keeping (0–1); null for items a person wrote. */
+  salience: z.number().min(0).max(1).nullable(),
   sessionId: z.string().min(1),
   mergedFrom: z.array(ulidSchema),
   supersededBy: ulidSchema.nullable(),

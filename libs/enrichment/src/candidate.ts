@@ -20,6 +20,11 @@ export const candidateItemSchema = z.object({
   commitRange: commitRangeSchema.nullable().optional().default(null),
   /** A BugFix seen fixed, or a Todo seen done, in these events. */
   resolved: z.boolean().optional().default(false),
+  /**
+   * How much the item is worth keeping, 0–1: a session holds only its most salient items.
+   * Engines that do not rank leave it out (it is then derived from importance and confidence).
+   */
+  salience: z.number().min(0).max(1).optional(),
   evidence: z.array(evidenceSpanSchema).min(1),
 });
 export type CandidateItem = z.infer<typeof candidateItemSchema>;

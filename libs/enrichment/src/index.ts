@@ -8,6 +8,7 @@ export * from './junk-title';
 export * from './local/local-engine';
 export { currentTurn } from './local/turns';
 export * from './merge-policy';
+export * from './session-cap';
 export * from './taxonomy';
 export * from './text';
 export * from './verify';

@@ -5,6 +5,7 @@ import * as revisionNotify from './0003_revision_notify';
 import * as hygiene from './0004_hygiene';
 import * as search from './0005_search';
 import * as approvalIndex from './0006_approval_index';
+import * as itemSalience from './0007_item_salience';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_hygiene': hygiene,
   '0005_search': search,
   '0006_approval_index': approvalIndex,
+  '0007_item_salience': itemSalience,
 };

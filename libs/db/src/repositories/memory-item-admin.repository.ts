@@ -112,6 +112,7 @@ export class MemoryItemAdminRepository {
         dedupHint: r[9] as string | null,
         tags: split(r[10]),
         importance: r[11] as number | null,
+        salience: null,
         sessionId: '',
         mergedFrom: [],
         supersededBy: null,

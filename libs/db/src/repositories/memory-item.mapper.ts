@@ -21,6 +21,7 @@ export function toMemoryItem(row: Selectable<MemoryItemsTable>): MemoryItem {
     dedupHint: row.dedup_hint,
     tags: row.tags,
     importance: row.importance,
+    salience: row.salience,
     sessionId: row.session_id,
     mergedFrom: row.merged_from,
     supersededBy: row.superseded_by,

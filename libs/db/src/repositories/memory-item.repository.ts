@@ -9,7 +9,7 @@ import {
   type EvidenceSpan,
   type ItemStatus,
 } from '@memex/domain';
-import { decideMerge, type CandidateItem, type ExistingHint } from '@memex/enrichment';
+import { decideMerge, planSessionCap, salienceOf, type CandidateItem, type ExistingHint } from '@memex/enrichment';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { recordHistory } from './item-history';
@@ -32,10 +32,22 @@ export interface WindowWrite {
   windowEndedAt: Date;
   actor: string;
   runId: string;
+  /** The most extracted items a session keeps (0: no limit). */
+  sessionCap: number;
 }
 
 export type WindowResult =
-  { raced: true } | { raced: false; created: number; reinforced: number; superseded: number; itemIds: string[] };
+  | { raced: true }
+  | {
+      raced: false;
+      created: number;
+      reinforced: number;
+      superseded: number;
+      /** New candidates the session had no room for, and items they displaced (archived). */
+      capped: number;
+      displaced: number;
+      itemIds: string[];
+    };
 
 type Row = Selectable<MemoryItemsTable>;
 
@@ -81,24 +93,45 @@ export class MemoryItemRepository {
       let created = 0;
       let reinforced = 0;
       let superseded = 0;
+      let capped = 0;
+      let displaced = 0;
       const itemIds: string[] = [];
       if (write.items.length > 0) {
         await lockProjectItems(trx, write.projectId);
         const live = await this.liveByHint(trx, write.projectId, [
           ...new Set(write.items.map((i) => i.candidate.dedupHint)),
         ]);
-        for (const item of write.items) {
+        const decided = write.items.map((item) => {
           const target = live.get(item.candidate.dedupHint);
-          const decision = decideMerge(
-            item.candidate,
-            target && {
-              id: target.id,
-              type: target.type as never,
-              status: target.status as ItemStatus,
-              facts: target.facts,
-              confidence: target.confidence,
-            },
-          );
+          return {
+            item,
+            target,
+            decision: decideMerge(
+              item.candidate,
+              target && {
+                id: target.id,
+                type: target.type as never,
+                status: target.status as ItemStatus,
+                facts: target.facts,
+                confidence: target.confidence,
+              },
+            ),
+          };
+        });
+        // Only new items take room: a reinforcement or a replacement adds none.
+        const fresh = decided.filter((d) => d.decision.action === 'create');
+        const plan = planSessionCap(
+          await this.sessionSaliences(trx, write.projectId, write.sessionId),
+          fresh.map((d) => salienceOf(d.item.candidate)),
+          write.sessionCap,
+        );
+        const admitted = new Set(plan.admitted.map((i) => fresh[i]!));
+        capped = fresh.length - admitted.size;
+        for (const id of plan.displaced) await this.displace(trx, id, write);
+        displaced = plan.displaced.length;
+        for (const entry of decided) {
+          const { item, target, decision } = entry;
+          if (decision.action === 'create' && !admitted.has(entry)) continue;
           if (decision.action === 'reinforce') {
             const row = await this.reinforce(trx, target!, item, decision.confidence, write);
             live.set(row.dedup_hint!, row);
@@ -122,8 +155,8 @@ export class MemoryItemRepository {
         .set({ enrichment_cursor: write.newCursor })
         .where('id', '=', write.sessionId)
         .execute();
-      if (itemIds.length > 0) await bumpRevision(trx, write.projectId);
-      return { raced: false, created, reinforced, superseded, itemIds };
+      if (itemIds.length > 0 || displaced > 0) await bumpRevision(trx, write.projectId);
+      return { raced: false, created, reinforced, superseded, capped, displaced, itemIds };
     });
   }
 
@@ -139,6 +172,50 @@ export class MemoryItemRepository {
       .execute();
     // Newest last, so it wins the map.
     return new Map(rows.map((r) => [r.dedup_hint!, r]));
+  }
+
+  /** The session's extracted live items, as the session cap weighs them. */
+  private async sessionSaliences(
+    trx: Transaction<DB>,
+    projectId: string,
+    sessionId: string,
+  ): Promise<Array<{ id: string; salience: number }>> {
+    const rows = await trx
+      .selectFrom('memory_items')
+      .select(['id', 'salience'])
+      .where('project_id', '=', projectId)
+      .where('session_id', '=', sessionId)
+      .where('salience', 'is not', null)
+      .where('status', 'in', ['active', 'stale'])
+      .orderBy('created_at', 'asc')
+      .execute();
+    return rows.map((r) => ({ id: r.id, salience: r.salience! }));
+  }
+
+  /** An item more salient new ones pushed out of its session's few: archived, so search still finds it. */
+  private async displace(trx: Transaction<DB>, id: string, write: WindowWrite): Promise<void> {
+    const before = await trx
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (!transition(before.status as ItemStatus, 'archived').ok) return;
+    const row = await trx
+      .updateTable('memory_items')
+      .set({ status: 'archived', updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.history(
+      trx,
+      write,
+      id,
+      'archived',
+      before,
+      row,
+      `displaced by more salient items of its session (it keeps ${write.sessionCap})`,
+    );
   }
 
   private history(
@@ -186,6 +263,7 @@ export class MemoryItemRepository {
         dedup_hint: c.dedupHint,
         tags: c.tags,
         importance: c.importance,
+        salience: salienceOf(c),
         session_id: write.sessionId,
         resolved_at: resolvable && c.resolved ? write.windowEndedAt : null,
         updated_at: new Date(),
@@ -218,6 +296,8 @@ export class MemoryItemRepository {
         evidence_spans: JSON.stringify(spans.slice(-MAX_EVIDENCE_SPANS)),
         // The candidate never became an item of its own; its id records that it was merged here.
         merged_from: [...target.merged_from, newId()],
+        // Said again, it is worth at least as much as the stronger of the two sayings.
+        salience: target.salience === null ? null : Math.max(target.salience, salienceOf(c)),
         last_reinforced_at: write.windowEndedAt,
         resolved_at: resolvable && c.resolved && !target.resolved_at ? write.windowEndedAt : target.resolved_at,
         updated_at: new Date(),

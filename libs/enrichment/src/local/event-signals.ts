@@ -83,7 +83,8 @@ export function errorLine(event: EngineEvent): string | undefined {
     .split('\n')
     .filter((l) => !/^\s*\d+\s*(?:\||→)/.test(l))
     .join('\n');
-  for (const pattern of ERROR_LINES) {
+  // Unflagged output that merely mentions a failure ("… succeeded or failed") reported none.
+  for (const pattern of flagged || kind === 'error' ? ERROR_LINES : ERROR_LINES.slice(0, -1)) {
     const line = pattern.exec(text)?.[0]?.trim();
     if (line) return line.slice(0, 300);
   }
@@ -114,6 +115,7 @@ export function passingRun(event: EngineEvent): string | undefined {
 export interface CommitInfo {
   message: string;
   sha?: string;
+  branch?: string;
   files: string[];
 }
 
@@ -128,10 +130,26 @@ export function commitOf(event: EngineEvent): CommitInfo | undefined {
       files: Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : [],
     };
   }
+  if (event.type === 'command') {
+    // What git printed: `[main (root-commit) e2aec0d] Initial commit: …`.
+    const printed = /^\[([^\]\s]+)(?: \([^)]*\))? ([0-9a-f]{7,40})\] (.{12,})$/m.exec(event.content);
+    if (printed) return { message: printed[3]!.trim(), sha: printed[2], branch: printed[1], files: [] };
+  }
   if (event.type === 'command' || event.type === 'tool_call') {
     const command = commandOf(event) ?? event.content;
-    const m = /git commit\b[^\n]*?-m\s+(?:"([^"]{12,})"|'([^']{12,})')/.exec(command);
-    if (m) return { message: (m[1] ?? m[2])!, files: [] };
+    // Claude Code writes messages as a heredoc: -m "$(cat <<'EOF'\n…\nEOF\n)".
+    const heredoc = /git commit\b[^\n]*?-m\s+"\$\(cat <<-?\s*'?(\w+)'?\n([\s\S]*?)\n\s*\1\b/.exec(command);
+    if (heredoc) {
+      const subject = heredoc[2]!
+        .split('\n')
+        .find((l) => l.trim())
+        ?.trim();
+      if (subject && subject.length >= 12) return { message: subject, files: [] };
+    }
+    const m = /git commit\b[^\n]*?-m\s+(?:"([^"$]{12,})"|'([^']{12,})')/.exec(command);
+    // The subject line names the commit, as git prints it.
+    const subject = (m?.[1] ?? m?.[2])?.split('\n')[0]!.trim();
+    if (subject && subject.length >= 12) return { message: subject, files: [] };
   }
   return undefined;
 }

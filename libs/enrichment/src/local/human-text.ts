@@ -38,47 +38,10 @@ export function sentences(text: string): string[] {
         .trim(),
     )
     .filter((line) => line.length > 0);
-  return prose.flatMap((line) => line.split(/(?<=[.!?])\s+(?=[A-Z"'`([*])/)).map((s) => s.trim());
-}
-
-/** A statement of a message: one sentence, or a heading line with the list it introduces. */
-export interface Point {
-  /** Verbatim from the message (a sentence, or the heading line), for evidence. */
-  quote: string;
-  /** What it says: the sentence, or the heading followed by its list items. */
-  text: string;
-}
-
-const LIST_ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+/;
-
-/**
- * The points of a message. Closing messages are mostly lists ("Fixed 17 type errors in
- * converter.py by:" and three bullets); a heading with its list is one point, because its
- * items alone ("Using `cast()` for JSON parsing") say nothing without it.
- */
-export function points(text: string): Point[] {
-  const lines = text.replace(/```[\s\S]*?(```|$)/g, '\n').split('\n');
-  const out: Point[] = [];
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i]!;
-    const head = line
-      .replace(LIST_ITEM, '')
-      .replace(/^#+\s+/, '')
-      .trim();
-    if (head.endsWith(':') && i + 1 < lines.length) {
-      const items: string[] = [];
-      let j = i + 1;
-      while (j < lines.length && (LIST_ITEM.test(lines[j]!) || (!lines[j]!.trim() && items.length === 0))) {
-        if (lines[j]!.trim()) items.push(lines[j]!.replace(LIST_ITEM, '').trim());
-        j += 1;
-      }
-      if (items.length > 0) {
-        out.push({ quote: head, text: `${head} ${items.join('; ')}` });
-        i = j - 1;
-        continue;
-      }
-    }
-    for (const sentence of sentences(line)) out.push({ quote: sentence, text: sentence });
-  }
-  return out;
+  // People type in lower case; a sentence ends at . ! ? unless the word was an abbreviation.
+  return prose
+    .flatMap((line) =>
+      line.split(/(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no|ca)\.)(?<=[.!?])\s+(?=[A-Za-z"'`([*])/i),
+    )
+    .map((s) => s.trim());
 }

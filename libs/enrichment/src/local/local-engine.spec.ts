@@ -35,7 +35,7 @@ describe('local engine: a turn and its closing message', () => {
       'The root cause was that legacy discount codes have no `rule`, so `discount.rule.percent` threw',
     );
     expect(fix!.facts).toContain("Symptom: TypeError: Cannot read properties of undefined (reading 'percent')");
-    expect(fix!.facts).toContain('Changed: src/cart/discount.ts');
+    expect(fix!.files).toEqual(['src/cart/discount.ts']);
     expect(fix!.facts).toContain('Checked: npm test -- cart passed.');
     expect(fix!.resolved).toBe(true);
     // Offers of more help are no part of a note.

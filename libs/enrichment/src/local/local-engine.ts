@@ -11,6 +11,7 @@ import { isJunkTitle } from '../junk-title';
 import { firstSentence, normalizeWhitespace, pathsIn } from '../text';
 import { humanText } from './human-text';
 import { memoryTags, type Marker } from './markers';
+import { dialogueChoices } from './dialogue';
 import { propose, type Proposal } from './proposal';
 import { fromTurn } from './turn-notes';
 import { turnsOf } from './turns';
@@ -24,8 +25,13 @@ export const CONFIDENCE = { tag: 0.95, userRule: 0.8 } as const;
  * The store should hold the few things worth knowing: a window keeps its most salient
  * proposals only. Tags the session wrote on purpose always count.
  */
-export const MAX_ITEMS_PER_WINDOW = 8;
+export const MAX_ITEMS_PER_WINDOW = 12;
 const MIN_SALIENCE = 3;
+
+/** A proposal's salience on the 0–1 scale items keep: rising fast over the first few cues, then slowly. */
+function onScale(score: number): number {
+  return score === Infinity ? 1 : Math.round((1 - Math.exp(-score / 8)) * 1000) / 1000;
+}
 
 function fromTag(marker: Marker, event: EngineEvent): Proposal {
   const text = normalizeWhitespace(marker.text);
@@ -45,9 +51,10 @@ function fromTag(marker: Marker, event: EngineEvent): Proposal {
 /** The user's rules and choices, in the user's words: what a teammate must not break. */
 function fromPrompt(event: EngineEvent, text: string): Proposal[] {
   return userRules(text)
-    .slice(0, 2)
+    .sort((a, b) => b.strength - a.strength)
+    .slice(0, 3)
     .map((rule) =>
-      propose(rule.type === 'Convention' ? 6 : 5, rule.type, {
+      propose(rule.strength, rule.type, {
         title: firstSentence(rule.text, 150),
         facts: rule.context,
         about: rule.text,
@@ -64,11 +71,15 @@ function fromPrompt(event: EngineEvent, text: string): Proposal[] {
  * verified; dropping them here keeps them from taking a ranked place.
  */
 function ranked(proposals: readonly Proposal[]): CandidateItem[] {
+  const titles = new Set<string>();
   return [...proposals]
     .sort((a, b) => b.salience - a.salience)
     .flatMap((p) => {
-      if (isJunkTitle(p.candidate.title)) return [];
-      const parsed = candidateItemSchema.safeParse(p.candidate);
+      // One statement is one item, whichever rules read it.
+      const title = p.candidate.title.toLowerCase();
+      if (isJunkTitle(p.candidate.title) || titles.has(title)) return [];
+      titles.add(title);
+      const parsed = candidateItemSchema.safeParse({ ...p.candidate, salience: onScale(p.salience) });
       return parsed.success ? [parsed.data] : [];
     });
 }
@@ -96,11 +107,14 @@ export function extractLocally(events: readonly EngineEvent[], context: readonly
     if (event.type !== 'prompt' && event.type !== 'response' && event.type !== 'note') continue;
     for (const marker of memoryTags(humanText(event.content))) tags.push(fromTag(marker, event));
   }
-  const proposals: Proposal[] = [];
   const turns = turnsOf(context, events);
+  const choices = dialogueChoices(turns);
+  const proposals: Proposal[] = [...choices.values()];
   turns.forEach((turn, i) => {
+    if (!turn.inWindow) return;
     if (turn.prompt && turn.promptInWindow) proposals.push(...fromPrompt(turn.prompt.event, turn.prompt.text));
-    proposals.push(...fromTurn(turn, i === turns.length - 1));
+    // A turn that settled a choice in dialogue answered no question of its own.
+    proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
   proposals.push(...workarounds(events));
   const kept = ranked(tags);

@@ -1,16 +1,22 @@
+import { pathsIn } from '../text';
+import type { Point } from './message-points';
+
 /**
  * What a sentence of the session says, by the cues real sessions use when they conclude: a
  * cause found, a choice and its reason, a change made and where, work left open. Sessions
  * rarely write "Decision:"; they write "the issue was …", "switched to X because …",
  * "still failing …" in the assistant's closing message of a turn.
  */
-export type Cue = 'cause' | 'choice' | 'change' | 'open' | 'reason' | 'insight' | 'where';
+export type Cue = 'cause' | 'choice' | 'conclusion' | 'change' | 'open' | 'reason' | 'insight' | 'where';
 
 const CUES: Record<Cue, RegExp> = {
   cause:
     /\b(?:root cause|the (?:real |actual )?(?:issue|problem|bug|culprit|reason) (?:was|is|here)|caused by|was (?:failing|broken|happening) because|comes from|the fix (?:was|is)|fixed (?:by|it)|this (?:broke|breaks)|turned out)\b/i,
   choice:
     /\b(?:instead of|rather than|decided|chose|switched (?:to|from)|went with|opted|prefer(?:red)?|recommend(?:ed)?|trade-?off|better (?:to|than)|over (?:the|a|using)\b|not (?:use|using) |we use|we'll use|will use|in favou?r of)/i,
+  // Where an answer or a discussion comes down to: "In short: …", "A pragmatic middle ground: …".
+  conclusion:
+    /\b(?:in short|in summary|to sum up|bottom line|all in all|on balance|the (?:real|key|main|core) (?:value|point|takeaway|problem|trade-?off|insight)|(?:a |the )?(?:pragmatic|practical|sensible|reasonable) (?:middle ground|compromise|approach|path)|best understood as|the (?:cleanest|best|simplest|safest|right) (?:fix|way|approach|option|solution) (?:is|would be)|i(?:'d| would) (?:recommend|suggest)|my (?:take|recommendation|verdict))\b/i,
   change:
     /\b(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|installed|enabled|disabled|committed|pushed|merged|spawned|built|generated|deployed|migrated|bumped|extracted|wired|now (?:uses?|runs?|has|is|calls?|returns?|shows?|works?)|is now|are now)\b/i,
   open: /\b(?:still (?:fail|need|broken|missing|to do|open|pending|not)|not yet|remaining|left to|todo\b|next steps?|follow[- ]up|known (?:issue|limitation)|doesn't (?:yet|work)|won't work|needs? (?:to be|more)|untested|not (?:tested|verified|working)|blocked|deferred|later\b|outstanding)/i,
@@ -21,15 +27,25 @@ const CUES: Record<Cue, RegExp> = {
     /`[^`]+`|(?:[\w.@-]+\/)+[\w.@-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|rb|java|json|ya?ml|toml|md|css|html|sh|sql)\b/i,
 };
 
-const WEIGHTS: Record<Cue, number> = { cause: 3, choice: 3, open: 2, change: 2, reason: 2, insight: 2, where: 1 };
+const WEIGHTS: Record<Cue, number> = {
+  cause: 3,
+  choice: 3,
+  conclusion: 3,
+  open: 2,
+  change: 2,
+  reason: 2,
+  insight: 2,
+  where: 1,
+};
 /** A bullet that leads with a bold label (`**Root cause:** …`) is one the writer marked as a point. */
 const MARKED = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*[^*]{2,60}\*\*/;
 
 /** Sentences that narrate the assistant's process or offer more help: never a memory. */
 const CHATTER =
-  /^(?:let me|let's (?:check|look|see|try|run|start|first)|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|ok(?:ay)?\b|sure\b|great\b|perfect\b|excellent\b|good\b|got it\b|you're (?:right|absolutely)|absolutely\b|thanks?\b|here(?:'s| is| are) (?:the|a|what)\b|would you like|do you want|should i|shall i|if you(?:'d)? (?:want|like)|feel free|let me know|i can (?:also|help)|happy to)/i;
+  /^(?:let me|let's (?:check|look|see|try|run|start|first)|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|ok(?:ay)?\b|sure\b|great\b|perfect\b|excellent\b|good\b|got it\b|you're (?:right|absolutely)|absolutely\b|thanks?\b|here(?:'s| is| are)\b|would you like|do you want|should i|shall i|if you(?:'d)? (?:want|like)|feel free|let me know|i can (?:also|help)|happy to)/i;
 
-const FLUFF = /^(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it)[!.,:]\s*)+/i;
+const FLUFF =
+  /^(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it|success|found it|found the (?:issue|problem|bug|culprit|cause)|you're (?:absolutely )?right|exactly|i see)[!.,:]\s*)+/i;
 
 export function cuesOf(sentence: string): Cue[] {
   return (Object.keys(CUES) as Cue[]).filter((c) => CUES[c].test(sentence));
@@ -45,18 +61,63 @@ export function cleanSentence(sentence: string): string {
     .trim();
 }
 
-function isChatter(sentence: string): boolean {
+export function isChatter(sentence: string): boolean {
   const text = cleanSentence(sentence);
   return text.length < 25 || text.endsWith('?') || text.endsWith(':') || CHATTER.test(text);
 }
 
+/**
+ * Status reports say how the work went, not what was learned: "All quality checks pass",
+ * "Production ready", "Pushed successfully - all hooks pass". Short lines made of status
+ * words, with nothing concrete (no code, no path, no cause or choice) in them.
+ */
+const STATUS =
+  /\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|clean|green|ready|complete[d!]?|working|works?|done|fixed|resolved|merged|pushed|committed|verified|production[- ]ready|zero (?:warnings|errors))\b/i;
+
+export function isStatusFluff(text: string): boolean {
+  if (CUES.where.test(text) || CUES.cause.test(text) || CUES.choice.test(text) || CUES.reason.test(text)) return false;
+  const words = text.match(/[A-Za-z][A-Za-z'-]+/g) ?? [];
+  return words.length <= 10 && STATUS.test(text);
+}
+
+/**
+ * A sentence about the assistant or addressed to the person ("My context doesn't include
+ * timestamps", "You'd have to check your scrollback") is about the conversation, not the
+ * project, unless it names a file or a command.
+ */
+const PERSONAL = /^(?:i|i'm|i've|i'll|i'd|my|me|you|you're|you'd|you'll|you've|your)\b/i;
+
 /** How much a sentence teaches: the sum of its cues' weights; chatter says nothing. */
 export function sentenceScore(sentence: string): number {
   if (isChatter(sentence)) return 0;
-  const score = cuesOf(sentence).reduce((sum, cue) => sum + WEIGHTS[cue], 0);
-  return score > 0 && MARKED.test(sentence) ? score + 1 : score;
+  const clean = cleanSentence(sentence);
+  const score = cueWeight(sentence) - (PERSONAL.test(clean) && !CUES.where.test(clean) ? 2 : 0);
+  if (score <= 0) return 0;
+  return MARKED.test(sentence) ? score + 1 : score;
 }
 
 export function hasCue(sentence: string, cue: Cue): boolean {
   return CUES[cue].test(sentence);
 }
+
+const cueWeight = (text: string) => cuesOf(text).reduce((sum, cue) => sum + WEIGHTS[cue], 0);
+
+/**
+ * How much a point teaches. A list counts by what its lead and its items say together, unless
+ * the lead only offers or asks; a labelled item is one the writer marked as a point.
+ */
+export function pointScore(point: Point): number {
+  if (point.kind === 'list') {
+    const lead = cleanSentence(point.quote);
+    if (/\?\s*:?$/.test(lead) || OFFER.test(lead)) return 0;
+    // "Auto-redaction script (`scripts/redact.py`):" and what it does: a part of the project, described.
+    const describesFile = pathsIn(lead).length > 0 ? 3 : 0;
+    return cueWeight(cleanSentence(point.text)) + describesFile;
+  }
+  const score = sentenceScore(point.text);
+  return score > 0 && (point.label !== undefined || MARKED.test(point.quote)) ? score + 1 : score;
+}
+
+/** A lead that introduces options or offers, not findings: "Would you like me to:", "Options:". */
+const OFFER =
+  /^(?:options?|would you like|do you want|should i|shall i|want me to|which (?:approach|option)|you could|i can)\b/i;

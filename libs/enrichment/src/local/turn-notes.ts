@@ -2,26 +2,31 @@ import type { ItemType } from '@memex/domain';
 import type { EngineEvent } from '../candidate';
 import { isJunkTitle } from '../junk-title';
 import { firstSentence, normalizeWhitespace, pathsIn, significantWords, truncateWords } from '../text';
-import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun } from './event-signals';
-import { points } from './human-text';
+import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun, type CommitInfo } from './event-signals';
+import { sentences } from './human-text';
 import { propose, type Proposal } from './proposal';
-import { cleanSentence, cuesOf, hasCue, sentenceScore, type Cue } from './salience';
+import { cleanSentence, hasCue, isChatter, type Cue } from './salience';
+import { messagePoints } from './message-points';
 import { lastTodoList, planOf } from './todo-lists';
-import { assistantTexts, closingMessage, type Turn } from './turns';
+import { turnLines, type Line } from './turn-lines';
+import { closingMessage, type Turn } from './turns';
 
 const FIX_REQUEST = /\b(?:fix|bug|broken|failing|fails|error|crash\w*|regression|doesn'?t work|not working|wrong)\b/i;
-/** Room for a note's conclusions; the brain line shows the first SHOWN_CHARS of them. */
-const FACT_CHARS = 900;
-const SHOWN_CHARS = 300;
+/**
+ * A brain line shows about 300 characters of an item's facts: a note says its most telling
+ * points within that, and the rest of what the turn did after.
+ */
+const LEAD_CHARS = 280;
 /** Conclusions stated strongly enough to stand as items of their own. */
 const FINDING_SCORE = 4;
-const MAX_FINDINGS = 5;
+const MAX_FINDINGS = 4;
 const FINDING_TYPE: Array<[Cue, ItemType]> = [
   ['cause', 'BugFix'],
   ['choice', 'Decision'],
   ['open', 'Todo'],
   ['change', 'ImplementationFact'],
   ['insight', 'ArchitectureNote'],
+  ['conclusion', 'ArchitectureNote'],
   ['where', 'ArchitectureNote'],
 ];
 /** The sentence that best says what a note is, by the cue its type is about. */
@@ -35,45 +40,16 @@ const TITLE_CUE: Record<ItemType, Cue> = {
   CodeMapNode: 'where',
 };
 
-interface Line {
-  event: EngineEvent;
-  quote: string;
-  text: string;
-  score: number;
-  cues: Cue[];
-  closing: boolean;
-}
-
-/** Points of the closing message, and those of earlier texts that state a cause or a choice. */
-function lines(turn: Turn): Line[] {
-  const closing = closingMessage(turn);
-  return assistantTexts(turn).flatMap(({ event, text }) => {
-    const isClosing = event === closing?.event;
-    return points(text).flatMap(({ quote, text: said }) => {
-      // A [MEMORY: …] tag is an item of its own.
-      if (said.includes('[MEMORY:')) return [];
-      const clean = cleanSentence(said);
-      const cues = cuesOf(clean);
-      const score = sentenceScore(said);
-      if (score === 0) return [];
-      if (!isClosing && !cues.includes('cause') && !cues.includes('choice')) return [];
-      return [{ event, quote, text: clean, score: isClosing ? score + 1 : score, cues, closing: isClosing }];
-    });
-  });
-}
-
-/** The best lines first, as many as the room takes, each text once. */
-function pickLines(all: readonly Line[]): Line[] {
-  const kept: Line[] = [];
-  const texts = new Set<string>();
-  let room = FACT_CHARS;
-  for (const line of [...all].sort((a, b) => b.score - a.score)) {
-    if (line.text.length + 1 > room || texts.has(line.text)) continue;
-    kept.push(line);
-    texts.add(line.text);
-    room -= line.text.length + 1;
-  }
-  return kept;
+/**
+ * A line's words as a title, and what it says past the title, so a brain line never says it
+ * twice: a title cut short is continued ("…") where it was cut.
+ */
+export function titleAndRest(text: string): { title: string; rest: string } {
+  const [first = text, ...others] = sentences(text);
+  const title = firstSentence(first, 150);
+  const cut = title.endsWith('…') ? `…${first.slice(title.length - 1).trimStart()}` : '';
+  const rest = normalizeWhitespace([cut, ...others].join(' '));
+  return { title, rest: rest || text };
 }
 
 function editedFiles(events: readonly EngineEvent[]): string[] {
@@ -93,37 +69,57 @@ function symptom(events: readonly EngineEvent[]): string | undefined {
   return undefined;
 }
 
-function typeOf(turn: Turn, picked: readonly Line[], changed: boolean, fixed: boolean): ItemType {
+/** Best first, each text once, and a list never beside one of its own items. */
+function pick(all: readonly Line[], keep: (line: Line) => boolean, max: number): Line[] {
+  const kept: Line[] = [];
+  const groups = new Set<string>();
+  const texts = new Set<string>();
+  for (const line of [...all].sort((a, b) => b.score - a.score)) {
+    if (kept.length >= max) break;
+    if (texts.has(line.text) || (line.group && groups.has(line.group)) || !keep(line)) continue;
+    kept.push(line);
+    texts.add(line.text);
+    if (line.group) groups.add(line.group);
+  }
+  return kept;
+}
+
+/** A failure met and fixed along the way is part of any work; a fix is what was asked or found. */
+function typeOf(turn: Turn, picked: readonly Line[], changed: boolean): ItemType {
   const cues = new Set(picked.flatMap((l) => l.cues));
   const asksFix = turn.prompt !== undefined && FIX_REQUEST.test(turn.prompt.text);
-  if (changed && (cues.has('cause') || fixed || asksFix)) return 'BugFix';
+  if (changed && (cues.has('cause') || asksFix)) return 'BugFix';
   if (changed) return 'ImplementationFact';
   if (cues.has('cause')) return 'BugFix';
   if (cues.has('choice')) return 'Decision';
   return 'ArchitectureNote';
 }
 
-function titleLine(picked: readonly Line[], type: ItemType): Line | undefined {
-  const usable = picked.filter((l) => !isJunkTitle(l.text));
-  const byCue = usable.filter((l) => hasCue(l.text, TITLE_CUE[type]));
-  return (byCue.length > 0 ? byCue : usable)[0];
+interface Note {
+  proposal: Proposal;
+  /** Lines the note states, which need no item of their own. */
+  covered: Set<Line>;
 }
 
 /**
- * A closed turn as a teammate's note: what was found, chosen or changed (the assistant's own
- * conclusions, best first), the symptom, which files changed, the todo entries finished, the
- * plan, what was committed and checked, and what was asked.
+ * What a turn that changed something did, as a teammate's note: its headline (the closing
+ * message's best point for the note's type), the next best points, the symptom of a fix, the
+ * plan, commits, finished todo entries and passing checks; the files it changed.
  */
-function turnNote(turn: Turn, all: readonly Line[]): Proposal | undefined {
-  const picked = pickLines(all);
+function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const edits = editedFiles(turn.events);
-  const messages = new Set<string>();
-  const commits = turn.events.flatMap((e) => {
+  // A commit shows as the call that made it and as what git printed (with its sha): one commit.
+  const byMessage = new Map<string, { event: EngineEvent; info: CommitInfo }>();
+  for (const e of turn.events) {
     const info = commitOf(e);
-    if (!info || info.message.length < 12 || isJunkTitle(info.message) || messages.has(info.message)) return [];
-    messages.add(info.message);
-    return [{ event: e, info }];
-  });
+    if (!info || info.message.length < 12 || isJunkTitle(info.message)) continue;
+    const seen = byMessage.get(info.message);
+    if (seen) seen.info = { ...seen.info, sha: seen.info.sha ?? info.sha, branch: seen.info.branch ?? info.branch };
+    else byMessage.set(info.message, { event: e, info });
+  }
+  const commits = [...byMessage.values()];
+  const changed = edits.length > 0 || commits.length > 0;
+  if (!changed) return undefined;
   const checks = [...new Set(turn.events.map(passingRun).filter((c): c is string => c !== undefined))];
   const error = symptom(turn.events);
   const done =
@@ -132,89 +128,112 @@ function turnNote(turn: Turn, all: readonly Line[]): Proposal | undefined {
       .map((t) => t.text) ?? [];
   const plan = turn.events.map(planOf).find((p) => p !== undefined);
 
-  const substance = picked.reduce((s, l) => s + l.score, 0);
-  const changed = edits.length > 0 || commits.length > 0;
-  // A turn that concluded nothing and changed nothing teaches nothing.
-  if (substance < 4 && !changed) return undefined;
-
-  const type = typeOf(turn, picked, changed, error !== undefined && checks.length > 0);
-  const head = titleLine(picked, type);
+  const closing = all.filter((l) => l.closing);
+  const type = typeOf(turn, closing, changed);
+  const usable = (l: Line) => !isJunkTitle(titleAndRest(l.text).title);
+  // The headline says what the note is about: a fix its cause, even when the cause was found mid-turn.
+  const [head] = [
+    ...pick(closing, (l) => usable(l) && hasCue(l.text, TITLE_CUE[type]), 1),
+    ...pick(all, (l) => usable(l) && !l.closing && hasCue(l.text, TITLE_CUE[type]), 1),
+    ...pick(closing, usable, 1),
+  ];
   const commitTitle = commits.map((c) => firstSentence(c.info.message, 150)).find((t) => !isJunkTitle(t));
   const first = turn.prompt ? firstSentence(turn.prompt.text, 150) : undefined;
   // "Thanks." or "go on" asked for nothing a note should repeat.
-  const asked = first && significantWords(first).length >= 3 ? first : undefined;
-  const title = head?.text ?? commitTitle ?? (asked && !isJunkTitle(asked) ? asked : undefined);
+  const asked = first && significantWords(first).length >= 3 && !isJunkTitle(first) ? first : undefined;
+  const title = head ? titleAndRest(head.text).title : (commitTitle ?? asked);
   if (!title) return undefined;
 
+  let room = LEAD_CHARS;
+  // What the headline's own list says is already in it.
+  const more = pick(
+    closing.filter((l) => l !== head && !(head?.group && l.group === head.group)),
+    (l) => {
+      if (l.text.length > room) return false;
+      room -= l.text.length + 1;
+      return true;
+    },
+    4,
+  );
   const files = [...new Set([...edits, ...commits.flatMap((c) => c.info.files)])];
-  const rest = picked.filter((l) => l !== head);
+  const shas = commits.flatMap((c) =>
+    c.info.sha ? [`${c.info.sha.slice(0, 7)}${c.info.branch ? ` on ${c.info.branch}` : ''}`] : [],
+  );
   const facts = [
-    rest.map((l) => l.text).join(' '),
-    ...(error && type === 'BugFix' ? [`Symptom: ${error}`] : []),
-    ...(files.length > 0 ? [`Changed: ${files.slice(0, 12).join(', ')}${files.length > 12 ? ' …' : ''}`] : []),
-    ...(done.length > 0 ? [`Done: ${truncateWords(done.join('; '), 400)}`] : []),
+    [head ? titleAndRest(head.text).rest : '', ...more.map((l) => l.text)].filter((s) => s && s !== title).join(' '),
+    ...(type === 'BugFix' && error ? [`Symptom: ${error}`] : []),
+    ...(type === 'BugFix' && !error && asked ? [`Reported: ${asked}`] : []),
     ...(plan ? [`Plan: ${truncateWords(normalizeWhitespace(plan), 300)}`] : []),
     ...commits.slice(0, 3).map((c) => `Committed: ${firstSentence(c.info.message, 200)}`),
+    ...(shas.length > 0 ? [`Commits: ${shas.join(', ')}`] : []),
+    ...(done.length > 0 ? [`Done: ${truncateWords(done.join('; '), 400)}`] : []),
     ...(checks.length > 0 ? [`Checked: ${checks.slice(0, 3).join(', ')} passed.`] : []),
-    ...(asked ? [`Asked: ${asked}`] : []),
   ]
     .filter((s) => s.length > 0)
     .join('\n');
-  const reason = picked.find((l) => l.cues.includes('reason') || l.cues.includes('cause'));
+  const reason = [head, ...more].find((l) => l && (l.cues.includes('reason') || l.cues.includes('cause')));
   const quoted = (event: EngineEvent, text: string) => ({
     eventId: event.eventId,
     quote: firstSentence(text, 300).replace(/…$/, ''),
   });
-  return propose(substance + Math.min(edits.length, 4) + commits.length * 2 + (error ? 2 : 0), type, {
-    title,
-    // A note that is all headline says it in its facts too.
-    facts: facts || title,
-    // Keyed by what was asked, so a turn read again when it closes reinforces its first note.
-    about: asked ?? title,
-    rationale: (type === 'Decision' || type === 'BugFix') && reason ? reason.text : null,
-    files,
-    importance: type === 'BugFix' || type === 'Decision' || files.length >= 3 || commits.length > 0 ? 3 : 2,
-    confidence: commits.length > 0 ? 0.85 : edits.length > 0 ? 0.75 : 0.65,
-    resolved: type === 'BugFix' && checks.length > 0,
-    evidence: [
-      ...[head, ...rest.slice(0, 2)].flatMap((l) => (l ? [{ eventId: l.event.eventId, quote: l.quote }] : [])),
-      ...(turn.prompt ? [quoted(turn.prompt.event, turn.prompt.text)] : []),
-      ...commits.slice(0, 1).map((c) => quoted(c.event, c.info.message)),
-    ],
+  const substance = [head, ...more].reduce((s, l) => s + (l?.score ?? 0), 0);
+  return {
+    covered: new Set([head, ...more].filter((l): l is Line => l !== undefined)),
+    proposal: propose(substance + Math.min(edits.length, 4) + commits.length * 2 + (error ? 2 : 0), type, {
+      title,
+      facts: facts || title,
+      // Keyed by what was asked, so a turn read again when it closes reinforces its first note.
+      about: asked ?? title,
+      rationale: (type === 'Decision' || type === 'BugFix') && reason ? reason.text : null,
+      files,
+      // A turn that changed the project is context for whoever works there next (3); a one-file touch that says nothing is a detail.
+      importance: substance === 0 && edits.length <= 1 && commits.length === 0 ? 2 : 3,
+      confidence: commits.length > 0 ? 0.85 : edits.length > 0 ? 0.75 : 0.65,
+      resolved: type === 'BugFix' && checks.length > 0,
+      evidence: [
+        ...[head, ...more.slice(0, 2)].flatMap((l) => (l ? [{ eventId: l.event.eventId, quote: l.quote }] : [])),
+        ...(turn.prompt ? [quoted(turn.prompt.event, turn.prompt.text)] : []),
+        ...commits.slice(0, 1).map((c) => quoted(c.event, c.info.message)),
+      ],
+    }),
+  };
+}
+
+/** Conclusions a note does not already state: a root cause, a choice, a change, an insight. */
+function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] {
+  const coveredGroups = new Set([...covered].flatMap((l) => (l.group ? [l.group] : [])));
+  return pick(
+    all,
+    (l) =>
+      !covered.has(l) &&
+      !(l.group && coveredGroups.has(l.group)) &&
+      l.score >= FINDING_SCORE &&
+      !isJunkTitle(titleAndRest(l.text).title),
+    MAX_FINDINGS,
+  ).flatMap((l) => {
+    const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
+    if (!type) return [];
+    const { title, rest } = titleAndRest(l.text);
+    return [
+      propose(l.score, type, {
+        title,
+        facts: rest,
+        about: l.text,
+        rationale: type === 'Decision' && l.cues.includes('reason') ? l.text : null,
+        files: pathsIn(l.text),
+        importance: l.score >= 7 ? 4 : 3,
+        confidence: 0.65,
+        evidence: [{ eventId: l.event.eventId, quote: l.quote }],
+      }),
+    ];
   });
 }
 
-/**
- * The turn's conclusions beyond what its note's brain line shows: a root cause, a choice, a
- * change, each its own item so the brain can show it whole.
- */
-function findings(all: readonly Line[], note: Proposal | undefined): Proposal[] {
-  const shown = note ? `${note.candidate.title}\n${note.candidate.facts.slice(0, SHOWN_CHARS)}` : '';
-  return all
-    .filter((l) => l.score >= FINDING_SCORE && !shown.includes(l.text.slice(0, 60)) && !isJunkTitle(l.text))
-    .flatMap((l) => {
-      const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
-      if (!type) return [];
-      return [
-        propose(l.score, type, {
-          title: firstSentence(l.text, 150),
-          facts: l.text,
-          about: l.text,
-          rationale: l.cues.includes('reason') ? l.text : null,
-          files: pathsIn(l.text),
-          confidence: 0.65,
-          evidence: [{ eventId: l.event.eventId, quote: l.quote }],
-        }),
-      ];
-    })
-    .sort((a, b) => b.salience - a.salience)
-    .slice(0, MAX_FINDINGS);
-}
-
 function todo(salience: number, text: string, event: EngineEvent, quote: string): Proposal {
+  const { title, rest } = titleAndRest(text);
   return propose(salience, 'Todo', {
-    title: firstSentence(text, 150),
-    facts: text,
+    title,
+    facts: rest,
     about: text,
     confidence: 0.6,
     evidence: [{ eventId: event.eventId, quote }],
@@ -226,9 +245,7 @@ function todo(salience: number, text: string, event: EngineEvent, quote: string)
  * do, and the entries the window's last todo list leaves unfinished.
  */
 function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[] {
-  const open = all
-    .filter((l) => l.closing && l.cues.includes('open') && !isJunkTitle(l.text))
-    .sort((a, b) => b.score - a.score)[0];
+  const [open] = pick(all, (l) => l.closing && l.cues.includes('open') && !isJunkTitle(l.text), 1);
   // Only the list the window ends with says what is still open; earlier lists were worked on.
   const list = isLast ? lastTodoList(turn.events) : undefined;
   return [
@@ -240,10 +257,62 @@ function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[]
   ];
 }
 
-/** What a closed turn teaches: its note, the findings past it, and the work it left open. */
-export function fromTurn(turn: Turn, isLast: boolean): Proposal[] {
+/** A question, not a request: "is it problematic, data wise?", "how is it seeded?". */
+const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|is|are|does|do|did|can|could|would|should)\b[^.!]*$/i;
+/** The assistant speaking of itself ("I don't have access to timestamps") says nothing of the project. */
+const ABOUT_ITSELF = /^(?:i|i'm|i've|my)\b/i;
+
+/**
+ * A question the person asked, in a turn that changed nothing, and the direct answer the
+ * closing message opens with: how the project works, where things live, what a choice costs.
+ */
+function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
+  const asked = turn.prompt?.text;
+  if (
+    !asked ||
+    asked.length > 500 ||
+    !QUESTION.test(
+      asked
+        .split('\n')
+        .filter((l) => l.trim())
+        .at(-1) ?? '',
+    )
+  )
+    return undefined;
+  const closing = closingMessage(turn);
+  if (!closing) return undefined;
+  // The answer is the opening paragraph; what follows elaborates it.
+  const opening = messagePoints(closing.text.trim().split(/\n\s*\n/)[0]!)
+    .filter((p) => p.kind === 'sentence')
+    .map((p) => ({ quote: p.quote, text: cleanSentence(p.text).replace(/:$/, '') }))
+    .filter((p) => significantWords(p.text).length >= 4 && !isChatter(`${p.text}.`));
+  const [first, ...next] = opening;
+  if (!first || ABOUT_ITSELF.test(first.text)) return undefined;
+  const title = firstSentence(first.text, 150);
+  if (isJunkTitle(title)) return undefined;
+  const question = firstSentence(normalizeWhitespace(asked), 160);
+  const said = all.find((l) => l.quote === first.quote);
+  return propose(4 + Math.min(3, said?.score ?? 0), 'ArchitectureNote', {
+    title,
+    facts: [...next.slice(0, 2).map((p) => p.text), `Asked: ${question}`].join(' '),
+    about: first.text,
+    files: pathsIn(first.text),
+    confidence: 0.65,
+    evidence: [{ eventId: closing.event.eventId, quote: first.quote }],
+  });
+}
+
+/** What a closed turn teaches: its note or answer, the findings past it, and the work it left open. */
+export function fromTurn(turn: Turn, isLast: boolean, settled = false): Proposal[] {
   if (!turn.closed) return [];
-  const all = lines(turn);
+  const all = turnLines(turn);
   const note = turnNote(turn, all);
-  return [...(note ? [note] : []), ...findings(all, note), ...openWork(turn, all, isLast)];
+  const answered = note || settled ? undefined : answer(turn, all);
+  const covered = note?.covered ?? new Set<Line>();
+  return [
+    ...(note ? [note.proposal] : []),
+    ...(answered ? [answered] : []),
+    ...findings(all, covered),
+    ...openWork(turn, all, isLast),
+  ];
 }

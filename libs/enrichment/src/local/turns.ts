@@ -18,18 +18,26 @@ export interface Turn {
   closed: boolean;
 }
 
-/** A prompt a person wrote: harness wrappers and one-word replies ("yes", "go on") start no turn. */
+/** The person's answer naming one of the options the assistant laid out: "1", "A", "option 2", "B please". */
+export const OPTION_PICK = /^\s*(?:option\s+)?([1-9]|[A-Ea-e])(?:\s*[.):,-]|\s+(?:please|pls|it is|then|—|-)\b|\s*$)/i;
+
+/**
+ * A prompt a person wrote: harness wrappers and one-word replies ("yes", "go on") start no
+ * turn, they let the work go on; picking an option ("A") is a turn of its own.
+ */
 function promptText(event: EngineEvent): string {
   if (event.type !== 'prompt') return '';
   const text = humanText(event.content);
-  return text.length >= 12 ? text : '';
+  return text.length >= 12 || OPTION_PICK.test(text) ? text : '';
 }
 
 const WORK_TYPES = new Set(['tool_call', 'tool_result', 'command', 'file_edit', 'error']);
 
 /**
  * Turns over the context (events of the current turn read before the window, for reading
- * only) and the window. A turn wholly in the context was extracted by an earlier window.
+ * only) and the window. A turn wholly in the context was extracted by an earlier window; it
+ * comes first, out of the window, when the window opens with a prompt (its closing message
+ * may hold the options that prompt answers).
  */
 export function turnsOf(context: readonly EngineEvent[], window: readonly EngineEvent[]): Turn[] {
   const inWindow = new Set(window);
@@ -55,7 +63,9 @@ export function turnsOf(context: readonly EngineEvent[], window: readonly Engine
   const last = window[window.length - 1];
   current.closed = last !== undefined && !WORK_TYPES.has(last.type);
   turns.push(current);
-  return turns.filter((t) => t.inWindow && (t.prompt || t.events.length > 0));
+  const kept = turns.filter((t) => t.prompt || t.events.length > 0);
+  const first = kept.findIndex((t) => t.inWindow);
+  return first < 0 ? [] : kept.slice(Math.max(0, first - 1));
 }
 
 /** The assistant's texts of a turn, harness text removed, in order. */

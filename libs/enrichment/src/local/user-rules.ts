@@ -1,10 +1,13 @@
 import type { ItemType } from '@memex/domain';
 import { isJunkTitle } from '../junk-title';
+import { significantWords } from '../text';
 import { sentences } from './human-text';
 import { cleanSentence } from './salience';
 
 export interface UserRule {
   type: Extract<ItemType, 'Convention' | 'Decision'>;
+  /** Standing rules first, then choices stated outright, then wishes ("let's keep it simple"). */
+  strength: number;
   /** The rule in the user's words, markdown removed. */
   text: string;
   /** The sentence as it stands in the prompt, for evidence. */
@@ -15,11 +18,24 @@ export interface UserRule {
 
 /** Standing rules: how work must always (or never) be done. */
 const CONVENTION =
-  /\b(?:always|never|from now on|make sure (?:to|you|we|that)|don'?t ever|do not ever|every time|each time|must(?:n'?t)? (?:always|never|be|use|run|not)|you should (?:always|never)|we should (?:always|never)|the rule is|by convention)\b|^(?:please )?(?:don'?t|do not|avoid|stop) \w+/i;
+  /\b(?:always|never|from now on|make sure (?:to|you|we|that)|don'?t ever|do not ever|must(?:n'?t)? (?:always|never|be|use|run|not)|you should (?:always|never)|we should (?:always|never)|the rule is|by convention)\b|^(?:(?:to be clear|also|and|but|remember|note|important|again)[:,]?\s+)?(?:please )?(?:don'?t|do not|avoid|stop) \w+/i;
 
 /** Choices for this project: what to use, what not, what is wanted. */
 const CHOICE =
-  /\b(?:(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:don'?t|do not|won'?t) (?:want|need|use)|(?:we|i) (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+  /\b(?:(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|(?:we|i) (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+
+/** Choices stated outright: what was decided, what instead of what, what is not wanted. */
+const FIRM =
+  /\b(?:decided|chose|went with|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|stick)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:should|will|'ll) (?:use|go with|switch)|not \S+ but)\b/i;
+
+/** "And remember that I'd rather …" states "I'd rather …". */
+function asRule(text: string): string {
+  const rule = text.replace(
+    /^(?:(?:and|also|but|so|oh|ok(?:ay)?|please)[,]?\s+)*(?:(?:remember|note|keep in mind) that|to be clear[:,]?)\s+/i,
+    '',
+  );
+  return rule.charAt(0).toUpperCase() + rule.slice(1);
+}
 
 /** A request for an answer, not a rule: "can you list …", "what are …". */
 const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
@@ -32,16 +48,19 @@ export function userRules(prompt: string): UserRule[] {
   const all = sentences(prompt);
   const rules: UserRule[] = [];
   all.forEach((quote, i) => {
-    const text = cleanSentence(quote);
+    const text = asRule(cleanSentence(quote));
     // A question, or pasted output, states no rule.
     if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
+    // "Nothing else for now" names no rule on its own.
+    if (significantWords(text).length < 3) return;
     const type = CONVENTION.test(text) ? 'Convention' : CHOICE.test(text) ? 'Decision' : undefined;
     if (!type) return;
     const around = all
       .slice(Math.max(0, i - 1), i + 2)
       .map(cleanSentence)
       .join(' ');
-    rules.push({ type, text, quote, context: around });
+    const strength = type === 'Convention' ? 6 : FIRM.test(text) ? 5 : 4;
+    rules.push({ type, strength, text, quote, context: around });
   });
   return rules;
 }

@@ -1,0 +1,149 @@
+import type { ItemType } from '@memex/domain';
+import { isJunkTitle } from '../junk-title';
+import { normalizeWhitespace, pathsIn, significantWords } from '../text';
+import { sentences } from './human-text';
+import { messagePoints } from './message-points';
+import { propose, type Proposal } from './proposal';
+import { cleanSentence, hasCue, isChatter } from './salience';
+import { titleAndRest } from './turn-notes';
+import { OPTION_PICK, assistantTexts, closingMessage, type Turn } from './turns';
+
+/**
+ * Choices a session makes in dialogue rather than in a statement: the person picks one of the
+ * options the assistant laid out ("1. this has happened twice now"), or puts forward a view
+ * the assistant then confirms ("i think the executor and the oracle need to be the same
+ * agent?" / "You're not wrong …"). Neither says "decided"; both are what the next session
+ * must not undo.
+ */
+
+/** An option as the assistant lays it out: "1. **Reset the index** …", "**A) Start with …**", "Option B: …". */
+const OPTION = /^(?:\*\*)?(?:option\s+)?([1-9]|[A-E])[.):](?:\*\*)?\s+(.*)$/i;
+/** The assistant agreeing with what the person put forward. */
+const AGREES =
+  /^(?:oh,?\s+|ah,?\s+)?(?:(?:you'?re (?:absolutely |completely |totally )?(?:right|correct)|you'?re not wrong|you are (?:right|correct)|good (?:call|point|catch)|agreed|exactly|that'?s (?:right|correct|a good point))\b|(?:nope|no|yes|yep|yeah|correct|right|indeed)\s*[,.!—–-])/i;
+/** A view put forward, not a request: what the person thinks is so, or should be. */
+const VIEW =
+  /\b(?:i (?:don'?t )?think|i believe|i feel|i suspect|i guess|maybe|probably|seems|feels|should(?:n'?t)?|need to be|the (?:issue|problem|bug|cause) is|it'?s (?:the|not)|isn'?t (?:it|that)|not \w+,? (?:but|it'?s))\b|, not\b/i;
+
+/** The options a message lays out, by their key; a later list's options replace an earlier one's. */
+function options(message: string): Map<string, { quote: string; text: string }> {
+  const found = new Map<string, { quote: string; text: string }>();
+  let list: number | undefined;
+  let n = 0;
+  for (const point of messagePoints(message)) {
+    const keyed = OPTION.exec(point.quote);
+    if (point.kind === 'item') {
+      if (point.list !== list) [list, n] = [point.list, 0];
+      n += 1;
+      // Numbered items lose their numbers to the list parser: an item's place says it.
+      found.set(keyed ? keyed[1]!.toUpperCase() : String(n), { quote: point.quote, text: cleanSentence(point.text) });
+    } else if (point.kind === 'sentence' && keyed) {
+      found.set(keyed[1]!.toUpperCase(), { quote: point.quote, text: cleanSentence(keyed[2]!) });
+    }
+  }
+  return found;
+}
+
+/** The assistant's first text in a turn, agreement phrase and fluff removed, by sentence. */
+function restatement(turn: Turn): { event: Turn['events'][number]; quote: string; text: string } | undefined {
+  const [first] = assistantTexts(turn);
+  if (!first || !AGREES.test(first.text.replace(/\*\*/g, ''))) return undefined;
+  // The restatement follows the agreement in the same breath, or not at all.
+  for (const point of messagePoints(first.text.split(/\n\s*\n/)[0]!).slice(0, 3)) {
+    if (point.kind !== 'sentence') break;
+    const text = cleanSentence(point.text)
+      .replace(AGREES, '')
+      .replace(/^[\s!.,:-]+/, '');
+    if (significantWords(text).length >= 5 && !isChatter(text)) {
+      return { event: first.event, quote: point.quote, text: text.charAt(0).toUpperCase() + text.slice(1) };
+    }
+  }
+  return { event: first.event, quote: '', text: '' };
+}
+
+/** The sentence of the prompt that puts the view forward, as a statement: "i think" and a trailing "?" taken off. */
+function viewOf(prompt: string): { quote: string; text: string } | undefined {
+  const quote = sentences(prompt).find((sentence) => VIEW.test(sentence));
+  if (!quote) return undefined;
+  const text = normalizeWhitespace(quote)
+    .replace(/^(?:ah+|oh|ok(?:ay)?|hm+|well|so|wait)[.,!]*\s+/i, '')
+    .replace(/^(?:i think|i believe|i feel|i guess|maybe)\s+/i, '')
+    .replace(/^i don'?t think\s+(\w+)\s+(need|should|must|have)\b/i, '$1 do not $2')
+    .replace(/\?+\s*$/, '');
+  return { quote, text: text.charAt(0).toUpperCase() + text.slice(1) };
+}
+
+/** How many turns back an answer may pick from: options are often discussed a turn before one is picked. */
+const PICK_REACH = 3;
+
+function decisionFromPick(turn: Turn, earlier: readonly Turn[]): Proposal | undefined {
+  const prompt = turn.prompt!;
+  const pick = OPTION_PICK.exec(prompt.text);
+  if (!pick || prompt.text.length > 300) return undefined;
+  // The latest message that laid out an option of that name is the one answered.
+  for (const previous of earlier.slice(-PICK_REACH).reverse()) {
+    const closing = closingMessage(previous);
+    const option = closing && options(closing.text).get(pick[1]!.toUpperCase());
+    if (!closing || !option) continue;
+    if (isJunkTitle(option.text)) return undefined;
+    const { title, rest } = titleAndRest(option.text);
+    const said = normalizeWhitespace(prompt.text.slice(pick[0].length));
+    return propose(8, 'Decision', {
+      title,
+      facts:
+        [rest !== option.text ? rest : '', said ? `The person added: ${said}` : ''].filter(Boolean).join(' ') || title,
+      about: option.text,
+      rationale: said.length >= 12 ? said : null,
+      files: pathsIn(option.text),
+      importance: 4,
+      confidence: 0.8,
+      evidence: [
+        { eventId: closing.event.eventId, quote: option.quote },
+        { eventId: prompt.event.eventId, quote: prompt.text.trim() },
+      ],
+    });
+  }
+  return undefined;
+}
+
+function confirmedView(turn: Turn): Proposal | undefined {
+  const prompt = turn.prompt!;
+  const view = prompt.text.length <= 400 ? viewOf(prompt.text) : undefined;
+  const restated = view && restatement(turn);
+  if (!view || !restated) return undefined;
+  const title = restated.text ? titleAndRest(restated.text).title : view.text;
+  // "We should run it on all push" is short and says it; a view of two words says nothing.
+  if (title.split(/\s+/).length < 5 || significantWords(title).length < 2 || isJunkTitle(title)) return undefined;
+  const cause = hasCue(`${view.text} ${restated.text}`, 'cause') || /\bthe (?:issue|problem|bug) is\b/i.test(view.text);
+  const type: ItemType = cause ? 'BugFix' : 'Decision';
+  const facts = [title !== view.text ? `${view.text}.` : '', restated.text ? titleAndRest(restated.text).rest : '']
+    .filter((s) => s && s !== title && s !== restated.text)
+    .join(' ');
+  return propose(7, type, {
+    title,
+    facts: facts || title,
+    about: view.text,
+    rationale: type === 'Decision' ? view.text : null,
+    files: pathsIn(`${view.text} ${restated.text}`),
+    importance: 4,
+    confidence: 0.75,
+    evidence: [
+      { eventId: prompt.event.eventId, quote: view.quote },
+      ...(restated.quote ? [{ eventId: restated.event.eventId, quote: restated.quote }] : []),
+    ],
+  });
+}
+
+/**
+ * Dialogue choices over a window's turns, by the turn whose prompt made them. `turns` may
+ * begin with the turn before the window (read for its options only).
+ */
+export function dialogueChoices(turns: readonly Turn[]): Map<Turn, Proposal> {
+  const found = new Map<Turn, Proposal>();
+  turns.forEach((turn, i) => {
+    if (!turn.prompt || !turn.promptInWindow) return;
+    const choice = decisionFromPick(turn, turns.slice(0, i)) ?? confirmedView(turn);
+    if (choice) found.set(turn, choice);
+  });
+  return found;
+}

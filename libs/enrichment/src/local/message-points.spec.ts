@@ -1,0 +1,107 @@
+import { messagePoints } from './message-points';
+
+describe('messagePoints', () => {
+  it('reads prose sentence by sentence, quoting each verbatim', () => {
+    const text = 'Found it. The problem is a **corrupted index file** in this worktree.';
+    expect(messagePoints(text)).toEqual([
+      { quote: 'Found it.', text: 'Found it.', section: undefined, kind: 'sentence' },
+      {
+        quote: 'The problem is a **corrupted index file** in this worktree.',
+        text: 'The problem is a **corrupted index file** in this worktree.',
+        section: undefined,
+        kind: 'sentence',
+      },
+    ]);
+  });
+
+  it('makes a list and the line that introduces it one point, summarised by the items’ bold labels', () => {
+    const text = [
+      "Here's the root cause chain:",
+      '',
+      "1. **go-git's `SetEncodedObject` creates loose objects** — every checkpoint save adds blobs.",
+      '2. **Loose object count exceeds `gc.auto` threshold** — the default is 6700.',
+    ].join('\n');
+    const [sentence, list, ...items] = messagePoints(text);
+    expect(sentence).toMatchObject({ kind: 'sentence', quote: "Here's the root cause chain:" });
+    expect(list).toMatchObject({
+      kind: 'list',
+      quote: "Here's the root cause chain:",
+      text: "Here's the root cause chain: go-git's `SetEncodedObject` creates loose objects; Loose object count exceeds `gc.auto` threshold",
+      list: 0,
+    });
+    // Each item stands too, with its label, its place in the list, and more to say than the summary.
+    expect(items).toEqual([
+      expect.objectContaining({
+        kind: 'item',
+        label: "go-git's `SetEncodedObject` creates loose objects",
+        text: "go-git's `SetEncodedObject` creates loose objects: every checkpoint save adds blobs.",
+        quote: "**go-git's `SetEncodedObject` creates loose objects** — every checkpoint save adds blobs.",
+        lead: "Here's the root cause chain:",
+        list: 0,
+        detail: true,
+      }),
+      expect.objectContaining({ kind: 'item', list: 0 }),
+    ]);
+  });
+
+  it('reads an item into its sub-items, and a label without a separator as one sentence', () => {
+    const text = [
+      '**Summary of changes:**',
+      '2. Fixed PostHog telemetry blocking CLI exit by setting:',
+      '   - `ShutdownTimeout: 100ms` - caps how long `Close()` waits',
+      '   - `BatchUploadTimeout: 200ms`',
+      '- **Reset the index** with `git read-tree HEAD` — loses staged changes',
+    ].join('\n');
+    const items = messagePoints(text).filter((p) => p.kind === 'item');
+    expect(items.map((i) => i.text)).toEqual([
+      'Fixed PostHog telemetry blocking CLI exit by setting: `ShutdownTimeout: 100ms` - caps how long `Close()` waits; `BatchUploadTimeout: 200ms`',
+      'Reset the index with `git read-tree HEAD` — loses staged changes',
+    ]);
+    expect(items[0]).toMatchObject({ detail: true, lead: '**Summary of changes:**' });
+  });
+
+  it('takes a heading as the lead of the list under it, and as the section of what follows', () => {
+    const text = '## CSS changes (`tokenizer.css:64-73`)\n- Removed the `display: ruby-base` properties\n\nDone.';
+    const points = messagePoints(text);
+    expect(points[0]).toMatchObject({
+      kind: 'list',
+      quote: 'CSS changes (`tokenizer.css:64-73`)',
+      text: 'CSS changes (`tokenizer.css:64-73`): Removed the `display: ruby-base` properties',
+      section: 'CSS changes (`tokenizer.css:64-73`)',
+    });
+    expect(points.at(-1)).toMatchObject({
+      kind: 'sentence',
+      text: 'Done.',
+      section: 'CSS changes (`tokenizer.css:64-73`)',
+    });
+  });
+
+  it('reads a short code block as part of the sentence before it and drops long output', () => {
+    const text = [
+      'The simplest way:',
+      '```',
+      'git read-tree HEAD',
+      '```',
+      'Output was:',
+      '```',
+      ...Array.from({ length: 5 }, (_, i) => `line ${i}`),
+      '```',
+    ].join('\n');
+    const points = messagePoints(text);
+    expect(points.map((p) => p.text)).toEqual(['The simplest way: `git read-tree HEAD`', 'Output was:']);
+    // The quote stays as the message has it, so evidence still verifies.
+    expect(points[0]!.quote).toBe('The simplest way:');
+  });
+
+  it('numbers the lists of a message in order', () => {
+    const text = 'Options:\n- one thing here\n\nThen:\n- another thing';
+    expect(messagePoints(text).map((p) => [p.kind, p.list])).toEqual([
+      ['sentence', undefined],
+      ['list', 0],
+      ['item', 0],
+      ['sentence', undefined],
+      ['list', 1],
+      ['item', 1],
+    ]);
+  });
+});

@@ -1,0 +1,165 @@
+import { sentences } from './human-text';
+
+/**
+ * A statement of a message: a sentence, a list item with its sub-items, or a list with the
+ * line that introduces it.
+ */
+export interface Point {
+  /** Verbatim from the message (a sentence, a lead line or an item's first line), for evidence. */
+  quote: string;
+  /** What it says: the sentence, the item with its sub-items, or the lead with its items. */
+  text: string;
+  /** An item's bold label (`**Root cause**: …`), what the writer marked it as. */
+  label?: string;
+  /** The heading of the section the point stands in. */
+  section?: string;
+  /** A list item's lead line or section heading: what the item is an instance of. */
+  lead?: string;
+  kind: 'sentence' | 'list' | 'item';
+  /** Which list of the message a list or item point belongs to (0, 1, …). */
+  list?: number;
+  /** An item that says more than its list's summary of it (sub-items, or sentences past the first). */
+  detail?: boolean;
+}
+
+const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+(.*)$/;
+const HEADING = /^\s*#{1,6}\s+(.*)$/;
+const BOLD_LABEL = /^\*\*([^*]{2,80}?)\*\*\s*(?:[:\-–—]\s*)?/;
+/** A short fenced block (a command, a setting) reads as part of the sentence that introduced it. */
+const SHORT_CODE = { lines: 2, chars: 160 };
+
+interface Item {
+  line: string;
+  indent: number;
+  children: string[];
+}
+
+interface Lead {
+  text: string;
+  /** Verbatim, for evidence. */
+  quote: string;
+}
+
+interface Block {
+  lead?: Lead;
+  section?: string;
+  items: Item[];
+}
+
+/** Item text without its marker, with `**label**` split off; `joined` reads them as one line again. */
+function labelled(text: string): { label?: string; rest: string; joined: string } {
+  const m = BOLD_LABEL.exec(text);
+  if (!m) return { rest: text, joined: text };
+  const label = m[1]!.replace(/[:.]$/, '').trim();
+  const rest = text.slice(m[0].length).trim();
+  // "**Root cause** — x" reads as "Root cause: x"; "**Reset the index** with x" as one sentence.
+  const separated = /[:\-–—]\s*$/.test(m[0]) || /[:.]$/.test(m[1]!);
+  return { label, rest, joined: rest ? `${label}${separated ? ':' : ''} ${rest}` : label };
+}
+
+/** How an item reads inside its list's summary: its label, else its first sentence. */
+function summary(item: Item): string {
+  const { label } = labelled(item.line);
+  if (label && label.split(/\s+/).length >= 2) return label;
+  const first = sentences(item.line)[0] ?? item.line;
+  return first.length <= 110 ? first : `${first.slice(0, 107).replace(/\s+\S*$/, '')}…`;
+}
+
+/**
+ * The points of a message, by its markdown structure. Closing messages are mostly headings
+ * and lists: a list with its lead line is one point ("Here's the root cause chain:" and the
+ * bold labels of its items), and each item with its sub-items is another, so a caller can keep
+ * the summary or the item that says most.
+ */
+export function messagePoints(message: string): Point[] {
+  const lines = message.split('\n');
+  const out: Point[] = [];
+  let section: string | undefined;
+  /** The line before the current one, when it can introduce a list (a heading, or a line ending in ':'). */
+  let previous: Lead | undefined;
+  let block: Block | undefined;
+  let lists = 0;
+
+  const flush = () => {
+    if (!block) return;
+    const { lead, items } = block;
+    const top = items.filter((i) => i.indent === Math.min(...items.map((x) => x.indent)));
+    const list = lists;
+    lists += 1;
+    if (lead && top.length > 0) {
+      out.push({
+        quote: lead.quote,
+        text: `${lead.text} ${top.map(summary).join('; ')}`,
+        section: block.section,
+        kind: 'list',
+        list,
+      });
+    }
+    for (const item of top) {
+      const { label, joined } = labelled(item.line);
+      // "Fixed X by setting:" reads on into its sub-items; siblings are joined by "; ".
+      const children = item.children.join('; ');
+      out.push({
+        quote: item.line,
+        text: children ? `${joined}${/:\s*$/.test(joined) ? ' ' : '; '}${children}` : joined,
+        detail: item.children.length > 0 || joined.length > summary(item).length * 1.5,
+        label,
+        section: block.section,
+        lead: lead?.text,
+        kind: 'item',
+        list,
+      });
+    }
+    block = undefined;
+  };
+
+  for (let n = 0; n < lines.length; n += 1) {
+    const line = lines[n]!.trimEnd();
+    if (/^\s*```/.test(line)) {
+      const body: string[] = [];
+      for (n += 1; n < lines.length && !/^\s*```/.test(lines[n]!); n += 1)
+        if (lines[n]!.trim()) body.push(lines[n]!.trim());
+      // A short block (a command, a setting) reads as part of what introduced it; output and listings do not.
+      if (body.length > 0 && body.length <= SHORT_CODE.lines && body.join('; ').length <= SHORT_CODE.chars) {
+        const code = ` \`${body.join('; ')}\``;
+        const item = block?.items[block.items.length - 1];
+        if (item) item.children.push(code.trim());
+        else if (out.length > 0) out[out.length - 1]!.text += code;
+      }
+      continue;
+    }
+    const list = LIST_ITEM.exec(line);
+    if (list) {
+      const indent = list[1]!.length;
+      const text = list[2]!.trim();
+      if (!block) {
+        block = { lead: previous, section, items: [] };
+      }
+      const top = block.items.length === 0 ? indent : Math.min(...block.items.map((i) => i.indent));
+      const parent = block.items[block.items.length - 1];
+      if (parent && indent > top) parent.children.push(text);
+      else block.items.push({ line: text, indent, children: [] });
+      previous = undefined;
+      continue;
+    }
+    if (!line.trim()) continue;
+    // An indented line under an item continues it.
+    if (block && /^\s{2,}\S/.test(line) && block.items.length > 0) {
+      block.items[block.items.length - 1]!.children.push(line.trim());
+      continue;
+    }
+    flush();
+    const heading = HEADING.exec(line);
+    if (heading) {
+      section = heading[1]!.replace(/\*\*/g, '').trim();
+      previous = { text: section.endsWith(':') ? section : `${section}:`, quote: heading[1]!.trim() };
+      continue;
+    }
+    for (const sentence of sentences(line)) out.push({ quote: sentence, text: sentence, section, kind: 'sentence' });
+    // Of a paragraph that ends by introducing a list, the last sentence is the list's lead.
+    const last = sentences(line).at(-1);
+    previous = last && /:\s*(?:\*\*)?$/.test(line) ? { text: last, quote: last } : undefined;
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,72 @@
+import type { EngineEvent } from '../candidate';
+import { significantWords } from '../text';
+import { messagePoints, type Point } from './message-points';
+import { cleanSentence, cuesOf, isStatusFluff, pointScore, type Cue } from './salience';
+import { assistantTexts, closingMessage, type Turn } from './turns';
+
+/** A point of the assistant's text in a turn, scored. */
+export interface Line {
+  event: EngineEvent;
+  quote: string;
+  /** What it says, markdown emphasis removed. */
+  text: string;
+  /** Its bold label, when the writer gave it one. */
+  label?: string;
+  score: number;
+  cues: Cue[];
+  closing: boolean;
+  kind: Point['kind'];
+  /** The list this item belongs to, or for a list, itself: a list and its items say the same thing. */
+  group?: string;
+}
+
+const MIN_ITEM_WORDS = 7;
+
+/** Cues a list's lead lends its items: "Here's the root cause chain:" makes each link a cause. */
+const LENT: readonly Cue[] = ['cause', 'choice', 'open'];
+
+/**
+ * The points of a turn worth reading: every point of the closing message that says something,
+ * and those of earlier texts that state a cause or a choice (mid-turn, the assistant narrates;
+ * "Found it: the issue is …" is the exception).
+ */
+export function turnLines(turn: Turn): Line[] {
+  const closing = closingMessage(turn);
+  return assistantTexts(turn).flatMap(({ event, text }, t) => {
+    const isClosing = event === closing?.event;
+    return messagePoints(text).flatMap((point, p): Line[] => {
+      // A [MEMORY: …] tag is an item of its own.
+      if (point.text.includes('[MEMORY:')) return [];
+      const clean = cleanSentence(point.text);
+      if (isStatusFluff(clean)) return [];
+      const leadCues = point.lead ? cuesOf(point.lead).filter((c) => LENT.includes(c)) : [];
+      const cues = [...new Set([...cuesOf(clean), ...leadCues])];
+      // A short item ("`click(x, y)` instead of `browser_click()`") is a detail of its list, not a point.
+      if (point.kind === 'item' && !point.label && significantWords(clean).length < MIN_ITEM_WORDS) return [];
+      const raw = pointScore(point);
+      if (raw === 0) return [];
+      // A closing message opens with its headline: what the turn came to, before the details.
+      const headline = isClosing && point.kind === 'sentence' && point.section === undefined && p < 3 ? 1 : 0;
+      const score = raw + (leadCues.length > 0 ? 1 : 0) + headline;
+      if (!isClosing && !cues.includes('cause') && !cues.includes('choice')) return [];
+      // A list and the items its summary states say one thing; an item with more to say stands alone.
+      const group =
+        point.kind === 'sentence' || (point.kind === 'item' && (point.detail || !point.lead))
+          ? undefined
+          : `${t}:${point.list}`;
+      return [
+        {
+          event,
+          quote: point.quote,
+          text: clean,
+          label: point.label,
+          score: isClosing ? score + 1 : score,
+          cues,
+          closing: isClosing,
+          kind: point.kind,
+          group,
+        },
+      ];
+    });
+  });
+}
