@@ -27,6 +27,8 @@ export interface EnrichmentReport {
   /** New items the session had no room for, and held items they displaced (ENRICHMENT_SESSION_ITEMS). */
   capped: number;
   displaced: number;
+  /** Items archived because the person rejected the conclusion they rest on. */
+  retracted: number;
   rejected: number;
   rejectedBy: Partial<Record<RejectReason, number>>;
   engine: 'llm' | 'local';
@@ -92,6 +94,7 @@ export class EnrichmentService {
       superseded: 0,
       capped: 0,
       displaced: 0,
+      retracted: 0,
       rejected: 0,
       rejectedBy: {},
       engine: this.llm ? 'llm' : 'local',
@@ -135,7 +138,7 @@ export class EnrichmentService {
 
       const index = new EvidenceIndex([...context, ...window]);
       const verified: VerifiedItem[] = [];
-      for (const candidate of output) {
+      for (const candidate of output.candidates) {
         const result = index.verify(candidate);
         if (result.ok) {
           verified.push({ candidate, spans: result.spans });
@@ -162,6 +165,7 @@ export class EnrichmentService {
         actor: `enrichment:${engine.name}`,
         runId,
         sessionCap: this.config.ENRICHMENT_SESSION_ITEMS,
+        retracted: output.retracted ?? [],
       });
       if (applied.raced) {
         report.raced += 1;
@@ -175,6 +179,7 @@ export class EnrichmentService {
       report.superseded += applied.superseded;
       report.capped += applied.capped;
       report.displaced += applied.displaced;
+      report.retracted += applied.retracted;
       this.metrics.windows.inc({ engine: engine.name });
       this.metrics.events.inc(window.length);
       this.metrics.items.inc({ outcome: 'created' }, applied.created);
@@ -182,6 +187,7 @@ export class EnrichmentService {
       this.metrics.items.inc({ outcome: 'superseded' }, applied.superseded);
       this.metrics.items.inc({ outcome: 'capped' }, applied.capped);
       this.metrics.items.inc({ outcome: 'displaced' }, applied.displaced);
+      this.metrics.items.inc({ outcome: 'retracted' }, applied.retracted);
     }
     return report;
   }
@@ -198,7 +204,7 @@ export class EnrichmentService {
     try {
       const output = await engine.extract(input);
       await record(output.usage.totalTokens, output.calls);
-      return output.candidates;
+      return output;
     } catch (error) {
       if (error instanceof MalformedModelOutputError) await record(error.usage.totalTokens, 2);
       throw error;

@@ -313,6 +313,29 @@ describe('assembleBrain', () => {
     expect(brief).toContain('- **Open issues:** 1 active bug, 1 pending todo');
   });
 
+  it('never says a title twice: facts that open with the title show what they add past it', () => {
+    const items = [
+      item({
+        title: 'Biome formats the committed Prisma clients',
+        facts: 'Biome formats the committed Prisma clients.',
+      }),
+      item({
+        title: 'Gitleaks redacts secrets…',
+        facts: 'Gitleaks redacts secrets in place and lets the commit proceed',
+      }),
+      item({
+        type: 'ArchitectureNote',
+        importance: 2,
+        title: 'Render serves static sites',
+        facts: 'Render serves static sites. No Dockerfile.',
+      }),
+    ];
+    const doc = assembleBrain(items, { tokenBudget: 6000 }, NOW).document;
+    expect(doc).toContain('- **Biome formats the committed Prisma clients** (conf');
+    expect(doc).toContain('- **Gitleaks redacts secrets…**: in place and lets the commit proceed (conf');
+    expect(doc).toContain('- Render serves static sites: No Dockerfile. (0.90)');
+  });
+
   it('shows only the best-scoring item of a category:topic, counting the others', () => {
     const items = [
       item({ title: 'Postgres for events', dedupHint: 'decision:db:events', confidence: 0.9 }),

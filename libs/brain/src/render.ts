@@ -29,6 +29,18 @@ export function age(item: MemoryItem, now: Date): string {
   return days === 0 ? 'today' : `${days}d ago`;
 }
 
+/**
+ * The facts as a line shows them after the title: what they say past it. Engines often open
+ * an item's facts with its title; a reader should not read it twice.
+ */
+function pastTitle(item: MemoryItem): string {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  const title = norm(item.title).replace(/[.…]+$/, '');
+  const facts = item.facts.replace(/\s+/g, ' ').trim();
+  if (!norm(facts).startsWith(title)) return facts;
+  return facts.slice(title.length).replace(/^[\s.:;,—–-]+/, '');
+}
+
 /** A Layer 1 line: title, facts, why, and the metadata a reader weighs it by. */
 export function richLine(item: MemoryItem, now: Date, related: number): string {
   const meta = [
@@ -47,7 +59,8 @@ export function richLine(item: MemoryItem, now: Date, related: number): string {
     ...(related > 0 ? [`+${related} related`] : []),
   ];
   const why = item.rationale ? ` Why: ${inline(item.rationale, 200)}` : '';
-  return `- **${inline(item.title, 200)}**: ${inline(item.facts, 300)}${why} (${meta.join(' · ')})`;
+  const facts = pastTitle(item);
+  return `- **${inline(item.title, 200)}**${facts ? `: ${inline(facts, 300)}` : ''}${why} (${meta.join(' · ')})`;
 }
 
 /** A Layer 2 line: compact, confidence and files only. */
@@ -59,5 +72,6 @@ export function compactLine(item: MemoryItem, related: number): string {
         .join(', ')}`
     : '';
   const more = related > 0 ? `; +${related} related` : '';
-  return `- ${inline(item.title, 160)}: ${inline(item.facts, 160)} (${item.confidence.toFixed(2)}${files}${more})`;
+  const facts = pastTitle(item);
+  return `- ${inline(item.title, 160)}${facts ? `: ${inline(facts, 160)}` : ''} (${item.confidence.toFixed(2)}${files}${more})`;
 }

@@ -46,7 +46,7 @@ export const configSchema = z
      * The most extracted items one session keeps: new ones compete with those it holds, and
      * the least salient are not written or are archived. 0: no limit.
      */
-    ENRICHMENT_SESSION_ITEMS: int(0, 10_000).default(12),
+    ENRICHMENT_SESSION_ITEMS: int(0, 10_000).default(15),
     /** Existing dedup hints related to a batch that the LLM prompt carries. */
     ENRICHMENT_MAX_HINTS: int(0, 500).default(40),
     /** A job whose worker stops renewing its lock (a crash) is handed to another worker after this. */

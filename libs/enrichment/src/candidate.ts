@@ -66,6 +66,11 @@ export interface TokenUsage {
 
 export interface EngineOutput {
   candidates: CandidateItem[];
+  /**
+   * Events whose conclusions the session itself rejected later ("no, that's not it"): items
+   * resting on them alone are not knowledge, even those an earlier window stored.
+   */
+  retracted?: string[];
   usage: TokenUsage;
   /** Model calls made, repairs included. */
   calls: number;

@@ -6,6 +6,8 @@
  * scenario-testing-agent@0.1.0 build`, `$(cat <<'EOF'`.
  */
 const JUNK_PATTERNS: RegExp[] = [
+  // Boxes and banners drawn by CLIs (`│ 🥊 lefthook v1.12.3 hook: pre-commit │`).
+  /[│┃┌┐└┘├┤┬┴┼━═╭╮╰╯]/,
   // Heredocs and command substitutions.
   /\$\(|<<-?\s*['"]?[A-Z]+['"]?/,
   // Claude Code's interruption and harness markers.

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   ITEM_LIMITS,
   MAX_EVIDENCE_SPANS,
@@ -34,6 +34,8 @@ export interface WindowWrite {
   runId: string;
   /** The most extracted items a session keeps (0: no limit). */
   sessionCap: number;
+  /** Events whose conclusions the person rejected: the session's items resting on them alone are archived. */
+  retracted: readonly string[];
 }
 
 export type WindowResult =
@@ -46,6 +48,7 @@ export type WindowResult =
       /** New candidates the session had no room for, and items they displaced (archived). */
       capped: number;
       displaced: number;
+      retracted: number;
       itemIds: string[];
     };
 
@@ -96,6 +99,7 @@ export class MemoryItemRepository {
       let capped = 0;
       let displaced = 0;
       const itemIds: string[] = [];
+      const retracted = write.retracted.length > 0 ? await this.retract(trx, write) : 0;
       if (write.items.length > 0) {
         await lockProjectItems(trx, write.projectId);
         const live = await this.liveByHint(trx, write.projectId, [
@@ -127,8 +131,7 @@ export class MemoryItemRepository {
         );
         const admitted = new Set(plan.admitted.map((i) => fresh[i]!));
         capped = fresh.length - admitted.size;
-        for (const id of plan.displaced) await this.displace(trx, id, write);
-        displaced = plan.displaced.length;
+        for (const id of plan.displaced) if (await this.displace(trx, id, write)) displaced += 1;
         for (const entry of decided) {
           const { item, target, decision } = entry;
           if (decision.action === 'create' && !admitted.has(entry)) continue;
@@ -155,8 +158,8 @@ export class MemoryItemRepository {
         .set({ enrichment_cursor: write.newCursor })
         .where('id', '=', write.sessionId)
         .execute();
-      if (itemIds.length > 0 || displaced > 0) await bumpRevision(trx, write.projectId);
-      return { raced: false, created, reinforced, superseded, capped, displaced, itemIds };
+      if (itemIds.length > 0 || displaced > 0 || retracted > 0) await bumpRevision(trx, write.projectId);
+      return { raced: false, created, reinforced, superseded, capped, displaced, retracted, itemIds };
     });
   }
 
@@ -193,29 +196,52 @@ export class MemoryItemRepository {
   }
 
   /** An item more salient new ones pushed out of its session's few: archived, so search still finds it. */
-  private async displace(trx: Transaction<DB>, id: string, write: WindowWrite): Promise<void> {
+  private displace(trx: Transaction<DB>, id: string, write: WindowWrite): Promise<boolean> {
+    return this.archive(
+      trx,
+      id,
+      write,
+      `displaced by more salient items of its session (it keeps ${write.sessionCap})`,
+    );
+  }
+
+  /** The session's extracted live items whose evidence is all in rejected events, archived. */
+  private async retract(trx: Transaction<DB>, write: WindowWrite): Promise<number> {
+    await lockProjectItems(trx, write.projectId);
+    const rows = await trx
+      .selectFrom('memory_items')
+      .select('id')
+      .where('project_id', '=', write.projectId)
+      .where('session_id', '=', write.sessionId)
+      .where('salience', 'is not', null)
+      .where('status', 'in', ['active', 'stale'])
+      .where(sql<boolean>`evidence_refs <@ ${sql.val([...write.retracted])}::text[]`)
+      .execute();
+    let archived = 0;
+    for (const { id } of rows) {
+      if (await this.archive(trx, id, write, 'the person rejected the conclusion it rests on in the next prompt')) {
+        archived += 1;
+      }
+    }
+    return archived;
+  }
+
+  private async archive(trx: Transaction<DB>, id: string, write: WindowWrite, reason: string): Promise<boolean> {
     const before = await trx
       .selectFrom('memory_items')
       .selectAll()
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (!transition(before.status as ItemStatus, 'archived').ok) return;
+    if (!transition(before.status as ItemStatus, 'archived').ok) return false;
     const row = await trx
       .updateTable('memory_items')
       .set({ status: 'archived', updated_at: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await this.history(
-      trx,
-      write,
-      id,
-      'archived',
-      before,
-      row,
-      `displaced by more salient items of its session (it keeps ${write.sessionCap})`,
-    );
+    await this.history(trx, write, id, 'archived', before, row, reason);
+    return true;
   }
 
   private history(

@@ -83,15 +83,22 @@ function decisionFromPick(turn: Turn, earlier: readonly Turn[]): Proposal | unde
   // The latest message that laid out an option of that name is the one answered.
   for (const previous of earlier.slice(-PICK_REACH).reverse()) {
     const closing = closingMessage(previous);
-    const option = closing && options(closing.text).get(pick[1]!.toUpperCase());
+    const key = pick[1]!.toUpperCase();
+    const option = closing && options(closing.text).get(key);
     if (!closing || !option) continue;
     if (isJunkTitle(option.text)) return undefined;
     const { title, rest } = titleAndRest(option.text);
     const said = normalizeWhitespace(prompt.text.slice(pick[0].length));
+    // What was not chosen is part of the decision: the next session should not offer it again.
+    const others = [...options(closing.text).entries()]
+      .filter(([k]) => k !== key)
+      .map(([, o]) => titleAndRest(o.text).title);
     return propose(8, 'Decision', {
       title,
       facts:
-        [rest !== option.text ? rest : '', said ? `The person added: ${said}` : ''].filter(Boolean).join(' ') || title,
+        [rest !== option.text ? rest : '', others.length > 0 ? `Not chosen: ${others.join('; ')}.` : '']
+          .filter(Boolean)
+          .join(' ') || title,
       about: option.text,
       rationale: said.length >= 12 ? said : null,
       files: pathsIn(option.text),

@@ -14,7 +14,7 @@ import { memoryTags, type Marker } from './markers';
 import { dialogueChoices } from './dialogue';
 import { propose, type Proposal } from './proposal';
 import { fromTurn } from './turn-notes';
-import { turnsOf } from './turns';
+import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
 import { workarounds } from './workarounds';
 
@@ -102,12 +102,21 @@ function collapseByHint(items: CandidateItem[]): CandidateItem[] {
  * `[MEMORY: …]` tags. Proposals are ranked by salience and only the best few are kept.
  */
 export function extractLocally(events: readonly EngineEvent[], context: readonly EngineEvent[] = []): CandidateItem[] {
+  return readWindow(events, context).candidates;
+}
+
+/** The window's candidates, and the events whose conclusions the person rejected. */
+export function readWindow(
+  events: readonly EngineEvent[],
+  context: readonly EngineEvent[] = [],
+): { candidates: CandidateItem[]; retracted: string[] } {
   const tags: Proposal[] = [];
   for (const event of events) {
     if (event.type !== 'prompt' && event.type !== 'response' && event.type !== 'note') continue;
     for (const marker of memoryTags(humanText(event.content))) tags.push(fromTag(marker, event));
   }
   const turns = turnsOf(context, events);
+  const rejected = rejectedClosings(turns);
   const choices = dialogueChoices(turns);
   const proposals: Proposal[] = [...choices.values()];
   turns.forEach((turn, i) => {
@@ -117,15 +126,20 @@ export function extractLocally(events: readonly EngineEvent[], context: readonly
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
   proposals.push(...workarounds(events));
+  const standing = (p: Proposal) => p.candidate.evidence.some((e) => !rejected.has(e.eventId));
   const kept = ranked(tags);
-  const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE));
-  return collapseByHint([...kept, ...rest.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - kept.length))]);
+  const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE && standing(p)));
+  return {
+    candidates: collapseByHint([...kept, ...rest.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - kept.length))]),
+    retracted: [...rejected],
+  };
 }
 
 export class LocalEngine implements EnrichmentEngine {
   readonly name = 'local' as const;
 
   async extract(input: EngineInput): Promise<EngineOutput> {
-    return { candidates: extractLocally(input.events, input.context), usage: NO_USAGE, calls: 0 };
+    const { candidates, retracted } = readWindow(input.events, input.context);
+    return { candidates, retracted, usage: NO_USAGE, calls: 0 };
   }
 }

@@ -4,7 +4,13 @@ describe('messagePoints', () => {
   it('reads prose sentence by sentence, quoting each verbatim', () => {
     const text = 'Found it. The problem is a **corrupted index file** in this worktree.';
     expect(messagePoints(text)).toEqual([
-      { quote: 'Found it.', text: 'Found it.', section: undefined, kind: 'sentence' },
+      {
+        quote: 'Found it.',
+        text: 'Found it.',
+        section: undefined,
+        kind: 'sentence',
+        next: 'The problem is a **corrupted index file** in this worktree.',
+      },
       {
         quote: 'The problem is a **corrupted index file** in this worktree.',
         text: 'The problem is a **corrupted index file** in this worktree.',

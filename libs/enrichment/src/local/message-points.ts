@@ -20,6 +20,8 @@ export interface Point {
   list?: number;
   /** An item that says more than its list's summary of it (sub-items, or sentences past the first). */
   detail?: boolean;
+  /** A sentence's successor in the same paragraph: what it goes on to say. */
+  next?: string;
 }
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+(.*)$/;
@@ -155,7 +157,16 @@ export function messagePoints(message: string): Point[] {
       previous = { text: section.endsWith(':') ? section : `${section}:`, quote: heading[1]!.trim() };
       continue;
     }
-    for (const sentence of sentences(line)) out.push({ quote: sentence, text: sentence, section, kind: 'sentence' });
+    const said = sentences(line);
+    said.forEach((sentence, i) =>
+      out.push({
+        quote: sentence,
+        text: sentence,
+        section,
+        kind: 'sentence',
+        ...(said[i + 1] ? { next: said[i + 1] } : {}),
+      }),
+    );
     // Of a paragraph that ends by introducing a list, the last sentence is the list's lead.
     const last = sentences(line).at(-1);
     previous = last && /:\s*(?:\*\*)?$/.test(line) ? { text: last, quote: last } : undefined;

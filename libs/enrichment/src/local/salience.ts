@@ -45,7 +45,7 @@ const CHATTER =
   /^(?:let me|let's (?:check|look|see|try|run|start|first)|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|ok(?:ay)?\b|sure\b|great\b|perfect\b|excellent\b|good\b|got it\b|you're (?:right|absolutely)|absolutely\b|thanks?\b|here(?:'s| is| are)\b|would you like|do you want|should i|shall i|if you(?:'d)? (?:want|like)|feel free|let me know|i can (?:also|help)|happy to)/i;
 
 const FLUFF =
-  /^(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it|success|found it|found the (?:issue|problem|bug|culprit|cause)|you're (?:absolutely )?right|exactly|i see)[!.,:]\s*)+/i;
+  /^(?:(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it|success|found it|found the (?:issue|problem|bug|culprit|cause)|you're (?:absolutely )?right|exactly|i see)[!.,:]|(?:honestly|actually|basically|so|anyway)(?: though)?,?)\s*)+/i;
 
 export function cuesOf(sentence: string): Cue[] {
   return (Object.keys(CUES) as Cue[]).filter((c) => CUES[c].test(sentence));
@@ -53,12 +53,16 @@ export function cuesOf(sentence: string): Cue[] {
 
 /** Markdown emphasis and leading fluff taken off, for titles and facts (evidence keeps the original). */
 export function cleanSentence(sentence: string): string {
-  return sentence
-    .replace(/\*\*|__/g, '')
-    .replace(/^(?:\s|✅|❌|✓|✗|⚠️|🔧|📝|•|–|—|-)+/u, '')
-    .replace(FLUFF, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    sentence
+      .replace(/\*\*|__/g, '')
+      .replace(/^(?:\s|\p{Extended_Pictographic}|\uFE0F|✓|✗|•|–|—|-)+/u, '')
+      .replace(FLUFF, '')
+      // A teammate's note says what was done, not who reported it: "I've successfully implemented X".
+      .replace(/^i(?:'ve| have)\s+(?:now\s+)?(?:successfully\s+)?(?=\w+ed\b)/i, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 export function isChatter(sentence: string): boolean {
@@ -77,7 +81,7 @@ const STATUS =
 export function isStatusFluff(text: string): boolean {
   if (CUES.where.test(text) || CUES.cause.test(text) || CUES.choice.test(text) || CUES.reason.test(text)) return false;
   const words = text.match(/[A-Za-z][A-Za-z'-]+/g) ?? [];
-  return words.length <= 10 && STATUS.test(text);
+  return words.length <= 8 && STATUS.test(text);
 }
 
 /**
@@ -86,12 +90,16 @@ export function isStatusFluff(text: string): boolean {
  * project, unless it names a file or a command.
  */
 const PERSONAL = /^(?:i|i'm|i've|i'll|i'd|my|me|you|you're|you'd|you'll|you've|your)\b/i;
+/** "I've implemented …", "I fixed …": the assistant reporting the work, which is about the project. */
+const REPORTS_WORK =
+  /^i(?:'ve| have)?\s+(?:\w+ly\s+)?(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|converted|switched|migrated|made)\b/i;
 
 /** How much a sentence teaches: the sum of its cues' weights; chatter says nothing. */
 export function sentenceScore(sentence: string): number {
   if (isChatter(sentence)) return 0;
   const clean = cleanSentence(sentence);
-  const score = cueWeight(sentence) - (PERSONAL.test(clean) && !CUES.where.test(clean) ? 2 : 0);
+  const personal = PERSONAL.test(clean) && !REPORTS_WORK.test(clean) && !CUES.where.test(clean);
+  const score = cueWeight(sentence) - (personal ? 2 : 0);
   if (score <= 0) return 0;
   return MARKED.test(sentence) ? score + 1 : score;
 }
@@ -110,13 +118,24 @@ export function pointScore(point: Point): number {
   if (point.kind === 'list') {
     const lead = cleanSentence(point.quote);
     if (/\?\s*:?$/.test(lead) || OFFER.test(lead)) return 0;
+    // A list of the files touched says what the note's files say; the note keeps them.
+    if (LISTS_FILES.test(lead)) return 0;
     // "Auto-redaction script (`scripts/redact.py`):" and what it does: a part of the project, described.
     const describesFile = pathsIn(lead).length > 0 ? 3 : 0;
     return cueWeight(cleanSentence(point.text)) + describesFile;
   }
   const score = sentenceScore(point.text);
-  return score > 0 && (point.label !== undefined || MARKED.test(point.quote)) ? score + 1 : score;
+  if (score === 0) return 0;
+  // "Pros:", "Option 2:", "Example:" label one side of a comparison, not a conclusion.
+  if (point.label !== undefined && GENERIC_LABEL.test(point.label)) return Math.max(0, score - 2);
+  return point.label !== undefined || MARKED.test(point.quote) ? score + 1 : score;
 }
+
+const LISTS_FILES =
+  /\bfiles?\s+(?:modified|created|changed|touched|added|updated|edited)\b|^(?:modified|changed|new|created|updated) files\b/i;
+
+const GENERIC_LABEL =
+  /^(?:pros?|cons?|options?(?: \w)?|approach \w|example|e\.g|benefits?|advantages?|disadvantages?|downsides?|upsides?|note|tip|before|after|step \d+|new|updated|added|modified|changed|removed)$/i;
 
 /** A lead that introduces options or offers, not findings: "Would you like me to:", "Options:". */
 const OFFER =

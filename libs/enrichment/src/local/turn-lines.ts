@@ -18,6 +18,10 @@ export interface Line {
   kind: Point['kind'];
   /** The list this item belongs to, or for a list, itself: a list and its items say the same thing. */
   group?: string;
+  /** What the sentence goes on to say in the same paragraph. */
+  next?: string;
+  /** One of the sentences a closing message opens with, before any heading or list: its headline. */
+  headline: boolean;
 }
 
 const MIN_ITEM_WORDS = 7;
@@ -34,11 +38,14 @@ export function turnLines(turn: Turn): Line[] {
   const closing = closingMessage(turn);
   return assistantTexts(turn).flatMap(({ event, text }, t) => {
     const isClosing = event === closing?.event;
-    return messagePoints(text).flatMap((point, p): Line[] => {
+    const points = messagePoints(text);
+    const firstList = points.findIndex((point) => point.kind !== 'sentence');
+    return points.flatMap((point, p): Line[] => {
       // A [MEMORY: …] tag is an item of its own.
       if (point.text.includes('[MEMORY:')) return [];
       const clean = cleanSentence(point.text);
-      if (isStatusFluff(clean)) return [];
+      // A bare link or a status report is no point of its own.
+      if (isStatusFluff(clean) || significantWords(clean.replace(/https?:\/\/\S+/g, '')).length < 3) return [];
       const leadCues = point.lead ? cuesOf(point.lead).filter((c) => LENT.includes(c)) : [];
       const cues = [...new Set([...cuesOf(clean), ...leadCues])];
       // A short item ("`click(x, y)` instead of `browser_click()`") is a detail of its list, not a point.
@@ -46,7 +53,7 @@ export function turnLines(turn: Turn): Line[] {
       const raw = pointScore(point);
       if (raw === 0) return [];
       // A closing message opens with its headline: what the turn came to, before the details.
-      const headline = isClosing && point.kind === 'sentence' && point.section === undefined && p < 3 ? 1 : 0;
+      const headline = isClosing && point.kind === 'sentence' && p < 3 && (firstList < 0 || p < firstList) ? 1 : 0;
       const score = raw + (leadCues.length > 0 ? 1 : 0) + headline;
       if (!isClosing && !cues.includes('cause') && !cues.includes('choice')) return [];
       // A list and the items its summary states say one thing; an item with more to say stands alone.
@@ -65,6 +72,8 @@ export function turnLines(turn: Turn): Line[] {
           closing: isClosing,
           kind: point.kind,
           group,
+          next: point.next && cleanSentence(point.next),
+          headline: headline > 0,
         },
       ];
     });

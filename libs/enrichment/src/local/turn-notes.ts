@@ -19,7 +19,7 @@ const FIX_REQUEST = /\b(?:fix|bug|broken|failing|fails|error|crash\w*|regression
 const LEAD_CHARS = 280;
 /** Conclusions stated strongly enough to stand as items of their own. */
 const FINDING_SCORE = 4;
-const MAX_FINDINGS = 4;
+const MAX_FINDINGS = 6;
 const FINDING_TYPE: Array<[Cue, ItemType]> = [
   ['cause', 'BugFix'],
   ['choice', 'Decision'],
@@ -133,6 +133,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const usable = (l: Line) => !isJunkTitle(titleAndRest(l.text).title);
   // The headline says what the note is about: a fix its cause, even when the cause was found mid-turn.
   const [head] = [
+    ...pick(closing, (l) => usable(l) && l.headline && hasCue(l.text, TITLE_CUE[type]), 1),
     ...pick(closing, (l) => usable(l) && hasCue(l.text, TITLE_CUE[type]), 1),
     ...pick(all, (l) => usable(l) && !l.closing && hasCue(l.text, TITLE_CUE[type]), 1),
     ...pick(closing, usable, 1),
@@ -141,7 +142,9 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const first = turn.prompt ? firstSentence(turn.prompt.text, 150) : undefined;
   // "Thanks." or "go on" asked for nothing a note should repeat.
   const asked = first && significantWords(first).length >= 3 && !isJunkTitle(first) ? first : undefined;
-  const title = head ? titleAndRest(head.text).title : (commitTitle ?? asked);
+  // A closing message that says little ("That's expected since …") names the turn worse than its commit.
+  const weak = !head || head.score < FINDING_SCORE;
+  const title = weak && commitTitle ? commitTitle : head ? titleAndRest(head.text).title : asked;
   if (!title) return undefined;
 
   let room = LEAD_CHARS;
@@ -160,7 +163,9 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
     c.info.sha ? [`${c.info.sha.slice(0, 7)}${c.info.branch ? ` on ${c.info.branch}` : ''}`] : [],
   );
   const facts = [
-    [head ? titleAndRest(head.text).rest : '', ...more.map((l) => l.text)].filter((s) => s && s !== title).join(' '),
+    [head ? (title === commitTitle ? head.text : titleAndRest(head.text).rest) : '', ...more.map((l) => l.text)]
+      .filter((s) => s && s !== title)
+      .join(' '),
     ...(type === 'BugFix' && error ? [`Symptom: ${error}`] : []),
     ...(type === 'BugFix' && !error && asked ? [`Reported: ${asked}`] : []),
     ...(plan ? [`Plan: ${truncateWords(normalizeWhitespace(plan), 300)}`] : []),
@@ -171,7 +176,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   ]
     .filter((s) => s.length > 0)
     .join('\n');
-  const reason = [head, ...more].find((l) => l && (l.cues.includes('reason') || l.cues.includes('cause')));
+  // The why is a line past the headline; the headline is the title already.
+  const reason = more.find((l) => l.cues.includes('reason') || l.cues.includes('cause'));
   const quoted = (event: EngineEvent, text: string) => ({
     eventId: event.eventId,
     quote: firstSentence(text, 300).replace(/…$/, ''),
@@ -179,7 +185,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const substance = [head, ...more].reduce((s, l) => s + (l?.score ?? 0), 0);
   return {
     covered: new Set([head, ...more].filter((l): l is Line => l !== undefined)),
-    proposal: propose(substance + Math.min(edits.length, 4) + commits.length * 2 + (error ? 2 : 0), type, {
+    // What the turn concluded weighs most; how much it changed and committed adds a little.
+    proposal: propose(substance + Math.min(edits.length, 3) + Math.min(commits.length, 2) + (error ? 1 : 0), type, {
       title,
       facts: facts || title,
       // Keyed by what was asked, so a turn read again when it closes reinforces its first note.
@@ -214,10 +221,12 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
     const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
     if (!type) return [];
     const { title, rest } = titleAndRest(l.text);
+    // A sentence that is all headline says what it meant in the sentence after it.
+    const facts = rest !== l.text ? rest : (l.next ?? rest);
     return [
       propose(l.score, type, {
         title,
-        facts: rest,
+        facts,
         about: l.text,
         rationale: type === 'Decision' && l.cues.includes('reason') ? l.text : null,
         files: pathsIn(l.text),

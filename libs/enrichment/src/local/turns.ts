@@ -93,3 +93,21 @@ export function currentTurn(before: readonly EngineEvent[]): EngineEvent[] {
   for (let i = before.length - 1; i >= 0; i -= 1) if (promptText(before[i]!)) return before.slice(i);
   return [...before];
 }
+
+/** The person saying the last answer was wrong: "no", "ok. uh. no.", "that didn't work", "still failing". */
+const REJECTS =
+  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait|hmm)[.,!]*\s+)*(?:no|nope|nah|wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) work|still (?:not|broken|failing|fails|the same|doesn'?t))\b/i;
+
+/**
+ * Closing messages the person rejected in the prompt right after: what they concluded is not
+ * knowledge, whichever window read it.
+ */
+export function rejectedClosings(turns: readonly Turn[]): Set<string> {
+  const rejected = new Set<string>();
+  turns.forEach((turn, i) => {
+    if (i === 0 || !turn.prompt || !turn.promptInWindow || !REJECTS.test(turn.prompt.text)) return;
+    const closing = closingMessage(turns[i - 1]!);
+    if (closing) rejected.add(closing.event.eventId);
+  });
+  return rejected;
+}

@@ -59,7 +59,8 @@ export function userRules(prompt: string): UserRule[] {
       .slice(Math.max(0, i - 1), i + 2)
       .map(cleanSentence)
       .join(' ');
-    const strength = type === 'Convention' ? 6 : FIRM.test(text) ? 5 : 4;
+    // The person's own word outranks the assistant's reading of the work.
+    const strength = type === 'Convention' ? 7 : FIRM.test(text) ? 6 : 4;
     rules.push({ type, strength, text, quote, context: around });
   });
   return rules;
