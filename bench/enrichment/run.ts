@@ -121,7 +121,8 @@ async function throughput(): Promise<void> {
  * POST to the item row's creation.
  */
 async function lag(debounceMs: string): Promise<void> {
-  const server = await startAllInOne('lag', { ENRICHMENT_DEBOUNCE_MS: debounceMs });
+  // Every batch's item must be written to time it: no session cap (a session keeps 15 by default).
+  const server = await startAllInOne('lag', { ENRICHMENT_DEBOUNCE_MS: debounceMs, ENRICHMENT_SESSION_ITEMS: '0' });
   const pg = new Client({ connectionString: server.databaseUrl });
   await pg.connect();
   try {

@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import { EnrichmentRepository, MemoryItemRepository, type VerifiedItem } from '@memex/db';
+import {
+  EnrichmentRepository,
+  MemoryItemRepository,
+  NO_COUNTS,
+  WINDOW_COUNTS,
+  type VerifiedItem,
+  type WindowCounts,
+} from '@memex/db';
 import {
   EvidenceIndex,
   LlmEngine,
@@ -18,17 +25,9 @@ import { CONFIG } from '@memex/server';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { OpenAiChat, llmConfigured } from './openai-chat';
 
-export interface EnrichmentReport {
+export interface EnrichmentReport extends WindowCounts {
   windows: number;
   events: number;
-  created: number;
-  reinforced: number;
-  superseded: number;
-  /** New items the session had no room for, and held items they displaced (ENRICHMENT_SESSION_ITEMS). */
-  capped: number;
-  displaced: number;
-  /** Items archived because the person rejected the conclusion they rest on. */
-  retracted: number;
   rejected: number;
   rejectedBy: Partial<Record<RejectReason, number>>;
   engine: 'llm' | 'local';
@@ -89,12 +88,7 @@ export class EnrichmentService {
     const report: EnrichmentReport = {
       windows: 0,
       events: 0,
-      created: 0,
-      reinforced: 0,
-      superseded: 0,
-      capped: 0,
-      displaced: 0,
-      retracted: 0,
+      ...NO_COUNTS,
       rejected: 0,
       rejectedBy: {},
       engine: this.llm ? 'llm' : 'local',
@@ -174,20 +168,12 @@ export class EnrichmentService {
       written = { cursor: last.seq, events: [...context, ...window] };
       report.windows += 1;
       report.events += window.length;
-      report.created += applied.created;
-      report.reinforced += applied.reinforced;
-      report.superseded += applied.superseded;
-      report.capped += applied.capped;
-      report.displaced += applied.displaced;
-      report.retracted += applied.retracted;
+      for (const count of WINDOW_COUNTS) {
+        report[count] += applied[count];
+        this.metrics.items.inc({ outcome: count }, applied[count]);
+      }
       this.metrics.windows.inc({ engine: engine.name });
       this.metrics.events.inc(window.length);
-      this.metrics.items.inc({ outcome: 'created' }, applied.created);
-      this.metrics.items.inc({ outcome: 'reinforced' }, applied.reinforced);
-      this.metrics.items.inc({ outcome: 'superseded' }, applied.superseded);
-      this.metrics.items.inc({ outcome: 'capped' }, applied.capped);
-      this.metrics.items.inc({ outcome: 'displaced' }, applied.displaced);
-      this.metrics.items.inc({ outcome: 'retracted' }, applied.retracted);
     }
     return report;
   }

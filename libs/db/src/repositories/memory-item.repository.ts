@@ -38,19 +38,30 @@ export interface WindowWrite {
   retracted: readonly string[];
 }
 
-export type WindowResult =
-  | { raced: true }
-  | {
-      raced: false;
-      created: number;
-      reinforced: number;
-      superseded: number;
-      /** New candidates the session had no room for, and items they displaced (archived). */
-      capped: number;
-      displaced: number;
-      retracted: number;
-      itemIds: string[];
-    };
+/** What a window's write did to the store, item by item. */
+export interface WindowCounts {
+  created: number;
+  reinforced: number;
+  superseded: number;
+  /** New items the session had no room for, and held items they displaced (archived). */
+  capped: number;
+  displaced: number;
+  /** Items archived because the person rejected the conclusion they rest on. */
+  retracted: number;
+}
+
+export const NO_COUNTS: Readonly<WindowCounts> = {
+  created: 0,
+  reinforced: 0,
+  superseded: 0,
+  capped: 0,
+  displaced: 0,
+  retracted: 0,
+};
+
+export const WINDOW_COUNTS = Object.keys(NO_COUNTS) as Array<keyof WindowCounts>;
+
+export type WindowResult = { raced: true } | ({ raced: false; itemIds: string[] } & WindowCounts);
 
 type Row = Selectable<MemoryItemsTable>;
 

@@ -6,6 +6,7 @@ import { messagePoints } from './message-points';
 import { propose, type Proposal } from './proposal';
 import { cleanSentence, hasCue, isChatter } from './salience';
 import { titleAndRest } from './turn-notes';
+import { turnLines, type Line } from './turn-lines';
 import { OPTION_PICK, assistantTexts, closingMessage, type Turn } from './turns';
 
 /**
@@ -25,9 +26,16 @@ const AGREES =
 const VIEW =
   /\b(?:i (?:don'?t )?think|i believe|i feel|i suspect|i guess|maybe|probably|seems|feels|should(?:n'?t)?|need to be|the (?:issue|problem|bug|cause) is|it'?s (?:the|not)|isn'?t (?:it|that)|not \w+,? (?:but|it'?s))\b|, not\b/i;
 
+interface Option {
+  quote: string;
+  text: string;
+  /** The list it stands in, or the lettered lines: its alternatives are the others of the same group. */
+  group: string;
+}
+
 /** The options a message lays out, by their key; a later list's options replace an earlier one's. */
-function options(message: string): Map<string, { quote: string; text: string }> {
-  const found = new Map<string, { quote: string; text: string }>();
+function options(message: string): Map<string, Option> {
+  const found = new Map<string, Option>();
   let list: number | undefined;
   let n = 0;
   for (const point of messagePoints(message)) {
@@ -36,9 +44,13 @@ function options(message: string): Map<string, { quote: string; text: string }> 
       if (point.list !== list) [list, n] = [point.list, 0];
       n += 1;
       // Numbered items lose their numbers to the list parser: an item's place says it.
-      found.set(keyed ? keyed[1]!.toUpperCase() : String(n), { quote: point.quote, text: cleanSentence(point.text) });
+      found.set(keyed ? keyed[1]!.toUpperCase() : String(n), {
+        quote: point.quote,
+        text: cleanSentence(point.text),
+        group: `list ${point.list}`,
+      });
     } else if (point.kind === 'sentence' && keyed) {
-      found.set(keyed[1]!.toUpperCase(), { quote: point.quote, text: cleanSentence(keyed[2]!) });
+      found.set(keyed[1]!.toUpperCase(), { quote: point.quote, text: cleanSentence(keyed[2]!), group: 'lines' });
     }
   }
   return found;
@@ -91,7 +103,7 @@ function decisionFromPick(turn: Turn, earlier: readonly Turn[]): Proposal | unde
     const said = normalizeWhitespace(prompt.text.slice(pick[0].length));
     // What was not chosen is part of the decision: the next session should not offer it again.
     const others = [...options(closing.text).entries()]
-      .filter(([k]) => k !== key)
+      .filter(([k, o]) => k !== key && o.group === option.group)
       .map(([, o]) => titleAndRest(o.text).title);
     return propose(8, 'Decision', {
       title,
@@ -113,6 +125,13 @@ function decisionFromPick(turn: Turn, earlier: readonly Turn[]): Proposal | unde
   return undefined;
 }
 
+/** The assistant's strongest reason in the turn that confirmed a view. */
+function argued(turn: Turn): Line | undefined {
+  return turnLines(turn)
+    .filter((l) => l.closing && (l.cues.includes('reason') || l.cues.includes('insight')))
+    .sort((a, b) => b.score - a.score)[0];
+}
+
 function confirmedView(turn: Turn): Proposal | undefined {
   const prompt = turn.prompt!;
   const view = prompt.text.length <= 400 ? viewOf(prompt.text) : undefined;
@@ -130,7 +149,8 @@ function confirmedView(turn: Turn): Proposal | undefined {
     title,
     facts: facts || title,
     about: view.text,
-    rationale: type === 'Decision' ? view.text : null,
+    // The view is the decision; why it holds is what the assistant went on to argue.
+    rationale: type === 'Decision' ? (argued(turn)?.text ?? view.text) : null,
     files: pathsIn(`${view.text} ${restated.text}`),
     importance: 4,
     confidence: 0.75,

@@ -11,6 +11,7 @@ import { isJunkTitle } from '../junk-title';
 import { firstSentence, normalizeWhitespace, pathsIn } from '../text';
 import { humanText } from './human-text';
 import { memoryTags, type Marker } from './markers';
+import { fromCompaction } from './compaction';
 import { dialogueChoices } from './dialogue';
 import { propose, type Proposal } from './proposal';
 import { fromTurn } from './turn-notes';
@@ -126,6 +127,7 @@ export function readWindow(
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
   proposals.push(...workarounds(events));
+  for (const event of events) proposals.push(...fromCompaction(event));
   const standing = (p: Proposal) => p.candidate.evidence.some((e) => !rejected.has(e.eventId));
   const kept = ranked(tags);
   const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE && standing(p)));

@@ -1,7 +1,15 @@
 import { ITEM_LIMITS, type EvidenceSpan, type ItemType } from '@memex/domain';
 import type { CandidateInput } from '../candidate';
 import { areaOf, dedupHintFor, schemaKeyFor } from '../taxonomy';
-import { asTitle, truncateWords } from '../text';
+import { asTitle, normalizeWhitespace, truncateWords } from '../text';
+
+const sameWords = (a: string, b: string) =>
+  normalizeWhitespace(a)
+    .replace(/[.…!]+$/, '')
+    .toLowerCase() ===
+  normalizeWhitespace(b)
+    .replace(/[.…!]+$/, '')
+    .toLowerCase();
 
 /** A candidate with how much it is worth keeping, for the per-window ranking. */
 export interface Proposal {
@@ -35,7 +43,11 @@ export function propose(salience: number, type: ItemType, content: ProposalConte
       type,
       title: asTitle(content.title, 150),
       facts: truncateWords(content.facts, ITEM_LIMITS.facts),
-      rationale: content.rationale ? truncateWords(content.rationale, ITEM_LIMITS.rationale) : null,
+      // A why that only says the title again says nothing.
+      rationale:
+        content.rationale && !sameWords(content.rationale, content.title)
+          ? truncateWords(content.rationale, ITEM_LIMITS.rationale)
+          : null,
       files,
       schemaKey: schemaKeyFor(type, files),
       dedupHint: dedupHintFor(type, content.about ?? content.title),

@@ -11,7 +11,7 @@ export type Cue = 'cause' | 'choice' | 'conclusion' | 'change' | 'open' | 'reaso
 
 const CUES: Record<Cue, RegExp> = {
   cause:
-    /\b(?:root cause|the (?:real |actual )?(?:issue|problem|bug|culprit|reason) (?:was|is|here)|caused by|was (?:failing|broken|happening) because|comes from|the fix (?:was|is)|fixed (?:by|it)|this (?:broke|breaks)|turned out)\b/i,
+    /\b(?:root cause|the (?:real |actual )?(?:issue|problem|bug|culprit|reason) (?:was|is|here)|caused by|was (?:failing|broken|happening) because|comes from|the fix (?:was|is) (?:to|that|in|a|an|the)\b|fixed (?:by|it)|this (?:broke|breaks)|turned out)\b/i,
   choice:
     /\b(?:instead of|rather than|decided|chose|switched (?:to|from)|went with|opted|prefer(?:red)?|recommend(?:ed)?|trade-?off|better (?:to|than)|over (?:the|a|using)\b|not (?:use|using) |we use|we'll use|will use|in favou?r of)/i,
   // Where an answer or a discussion comes down to: "In short: …", "A pragmatic middle ground: …".

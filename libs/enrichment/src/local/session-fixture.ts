@@ -9,12 +9,23 @@ export class SessionFixture {
   private readonly lines: string[] = [];
   private n = 0;
 
-  private entry(type: 'user' | 'assistant', content: unknown): this {
+  private entry(type: 'user' | 'assistant', content: unknown, extra: Record<string, unknown> = {}): this {
     this.n += 1;
     const uuid = `00000000-0000-4000-8000-${String(this.n).padStart(12, '0')}`;
     const timestamp = new Date(Date.UTC(2026, 10, 20, 9, 0, this.n)).toISOString();
-    this.lines.push(JSON.stringify({ type, uuid, timestamp, cwd: '/work/app', message: { role: type, content } }));
+    this.lines.push(
+      JSON.stringify({ type, uuid, timestamp, cwd: '/work/app', ...extra, message: { role: type, content } }),
+    );
     return this;
+  }
+
+  /** The summary Claude Code writes into the transcript when it compacts the session. */
+  compacted(summary: string): this {
+    return this.entry(
+      'user',
+      `This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n${summary}`,
+      { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+    );
   }
 
   prompt(text: string): this {

@@ -186,7 +186,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   return {
     covered: new Set([head, ...more].filter((l): l is Line => l !== undefined)),
     // What the turn concluded weighs most; how much it changed and committed adds a little.
-    proposal: propose(substance + Math.min(edits.length, 3) + Math.min(commits.length, 2) + (error ? 1 : 0), type, {
+    // A commit is the session saying this is done: it alone makes the note worth keeping.
+    proposal: propose(substance + Math.min(edits.length, 3) + Math.min(commits.length, 2) * 3 + (error ? 1 : 0), type, {
       title,
       facts: facts || title,
       // Keyed by what was asked, so a turn read again when it closes reinforces its first note.

@@ -1,0 +1,214 @@
+import { EvidenceIndex } from '../verify';
+import { commitOf } from './event-signals';
+import { extractLocally, readWindow } from './local-engine';
+import { SessionFixture } from './session-fixture';
+import { currentTurn } from './turns';
+
+const session = () => new SessionFixture();
+
+/** Every item verifies against the events it was read from, as the worker checks. */
+function extract(fixture: SessionFixture) {
+  const events = fixture.events();
+  const items = extractLocally(events);
+  const index = new EvidenceIndex(events);
+  for (const item of items) expect(index.verify(item)).toMatchObject({ ok: true });
+  return items;
+}
+
+describe('a compaction summary', () => {
+  const summary = [
+    'Analysis:',
+    'The conversation covered the checkout flow.',
+    '',
+    'Summary:',
+    '1. Primary Request and Intent:',
+    '   The user asked to fix checkout totals.',
+    '4. Errors and fixes:',
+    '   - TypeError in `src/cart/discount.ts`: legacy codes have no rule; fixed by falling back to the flat amount.',
+    '     ```ts',
+    '     const rate = discount.rule?.percent ?? 0;',
+    '     ```',
+    '6. All user messages:',
+    '   - "Always run the cart tests before committing."',
+    '   - "thanks"',
+    '7. Pending Tasks:',
+    '   - Add a regression test for legacy discount codes',
+    '   - None of the other cart rules were checked yet',
+    '8. Current Work:',
+    '   Wiring the checkout module to the payment gateway behind a feature flag.',
+  ].join('\n');
+
+  it('keeps each entry of its errors, tasks and current work, and the person’s quoted rules', () => {
+    const items = extract(session().compacted(summary));
+    const byType = (type: string) => items.filter((i) => i.type === type).map((i) => i.title);
+    expect(byType('BugFix')).toEqual([
+      'TypeError in `src/cart/discount.ts`: legacy codes have no rule; fixed by falling back to the flat amount',
+    ]);
+    expect(items.find((i) => i.type === 'BugFix')).toMatchObject({ resolved: true, files: ['src/cart/discount.ts'] });
+    expect(byType('Todo')).toEqual([
+      'Add a regression test for legacy discount codes',
+      'None of the other cart rules were checked yet',
+    ]);
+    expect(byType('ImplementationFact')).toEqual([
+      'Wiring the checkout module to the payment gateway behind a feature flag',
+    ]);
+    expect(byType('Convention')).toEqual(['Always run the cart tests before committing']);
+    // The request itself, the analysis and quoted code make no item.
+    expect(items.map((i) => i.title).join('\n')).not.toMatch(/fix checkout totals|chronologically|const rate/);
+  });
+});
+
+describe('an answer to a question', () => {
+  it('keeps the direct answer a turn that changed nothing opens with', () => {
+    const [answer] = extract(
+      session()
+        .prompt('so now, when hosted on render.com, its likely /dev/urandom?')
+        .say(
+          "It runs entirely in the browser — there's no server-side logic. The `crypto.getRandomValues()` call happens on your phone, not on Render's servers.",
+        ),
+    );
+    expect(answer).toMatchObject({
+      type: 'ArchitectureNote',
+      title: "It runs entirely in the browser — there's no server-side logic",
+    });
+    expect(answer!.facts).toContain('Asked: so now, when hosted on render.com, its likely /dev/urandom?');
+  });
+
+  it('keeps nothing when the answer is about the assistant itself', () => {
+    expect(
+      extract(
+        session()
+          .prompt('when did this session start? at what time?')
+          .say(
+            "I don't have access to timestamps — my context doesn't include them. You'd have to check your scrollback.",
+          ),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('a conclusion the person rejects', () => {
+  const turns = () =>
+    session()
+      .prompt('why is this happy locally but failing in ci?')
+      .say('The issue is that CI is running on an older commit that still had the problems we just fixed.');
+
+  it('is dropped when the rejection comes in the same window', () => {
+    const events = turns()
+      .prompt('ok. uh. no. the ci is running on the current commit')
+      .say('Let me look again.')
+      .events();
+    expect(readWindow(events).candidates.map((i) => i.title)).not.toContain(
+      'The issue is that CI is running on an older commit that still had the problems we just fixed',
+    );
+  });
+
+  it('names the rejected closing message so items an earlier window stored can be retracted', () => {
+    const all = turns().prompt("that didn't work, still failing").say('Checking the workflow file.').events();
+    const cut = all.findIndex((e) => e.type === 'prompt' && e.content.startsWith('that'));
+    const { retracted } = readWindow(all.slice(cut), currentTurn(all.slice(0, cut)));
+    expect(retracted).toEqual([all.find((e) => e.content.startsWith('The issue is that CI'))!.eventId]);
+  });
+
+  it('is kept when the next prompt moves on instead', () => {
+    const events = turns().prompt('ok, thanks. now rebase on main please').say('Rebasing.').events();
+    expect(readWindow(events).retracted).toEqual([]);
+  });
+});
+
+describe('commits', () => {
+  const tool = (command: string) => ({
+    seq: 1,
+    eventId: 'e1',
+    type: 'tool_call' as const,
+    timestamp: new Date(),
+    content: `Bash: ${command}`,
+    metadata: { tool: 'Bash', input: { command } },
+  });
+
+  it('reads the subject of a heredoc message, a -m message and what git printed', () => {
+    expect(
+      commitOf(
+        tool(`git commit -m "$(cat <<'EOF'\nInitial commit: pixel art random number generator\n\nMore.\nEOF\n)"`),
+      ),
+    ).toEqual({
+      message: 'Initial commit: pixel art random number generator',
+      files: [],
+    });
+    expect(commitOf(tool('git commit -m "Update to the Playwright ARM64 image\n\nWhy."'))?.message).toBe(
+      'Update to the Playwright ARM64 image',
+    );
+    expect(
+      commitOf({
+        ...tool('git commit'),
+        type: 'command',
+        content: '[main (root-commit) e2aec0d] Initial commit: pixel art\n 2 files changed',
+      }),
+    ).toEqual({ message: 'Initial commit: pixel art', sha: 'e2aec0d', branch: 'main', files: [] });
+  });
+
+  it('names the commit of a turn by its sha and branch in the turn’s note', () => {
+    const [note] = extract(
+      session()
+        .prompt('Yes please, init the repo and commit everything.')
+        .bash(
+          `git add index.html LICENSE && git commit -m "$(cat <<'EOF'\nInitial commit: pixel art random number generator\nEOF\n)"`,
+          '[main (root-commit) e2aec0d] Initial commit: pixel art random number generator\n 2 files changed',
+        )
+        .say('All committed.'),
+    );
+    expect(note).toMatchObject({ title: 'Initial commit: pixel art random number generator' });
+    expect(note!.facts).toContain('Commits: e2aec0d on main');
+  });
+});
+
+describe('what makes no item', () => {
+  it('takes no status report, no file list and no generic list label', () => {
+    const items = extract(
+      session()
+        .prompt('Please finish the streaming fixes and push them.')
+        .edit('app/routes/api.stream.ts')
+        .say(
+          [
+            'Fixed the abort listener so it no longer leaks because it is registered with `{ once: true }`.',
+            '',
+            '## Files Modified',
+            '- `app/routes/api.stream.ts` (updated)',
+            '- `app/routes/api.plan-stream.ts` (updated)',
+            '',
+            '**Pros:** the listener is cleaned up after it fires, so nothing leaks between requests',
+            '',
+            '✅ All quality checks pass!',
+            '✅ Pushed successfully',
+          ].join('\n'),
+        ),
+    );
+    const text = items.map((i) => `${i.title}\n${i.facts}`).join('\n');
+    expect(items[0]!.title).toBe(
+      'Fixed the abort listener so it no longer leaks because it is registered with `{ once: true }`',
+    );
+    expect(text).not.toMatch(/Files Modified|Pros|All quality checks|Pushed successfully/);
+  });
+
+  it('reads a list under a heading that names a file as a description of that part', () => {
+    const items = extract(
+      session()
+        .prompt('Add a script that redacts gitleaks findings instead of blocking the commit.')
+        .edit('Projects/Scripts/redact_gitleaks_secrets.py')
+        .say(
+          [
+            'Implemented automatic secret redaction for gitleaks.',
+            '',
+            '#### 1. **Auto-Redaction Script** (`Projects/Scripts/redact_gitleaks_secrets.py`)',
+            '   - Scans staged files using gitleaks',
+            '   - Preserves first 4 and last 4 chars for identification',
+            '   - Re-stages modified files automatically',
+          ].join('\n'),
+        ),
+    );
+    // Told whole, in the note of the turn or as an item of its own.
+    expect(items.map((i) => `${i.title} ${i.facts}`).join('\n')).toMatch(
+      /Auto-Redaction Script \(`Projects\/Scripts\/redact_gitleaks_secrets\.py`\): Scans staged files using gitleaks; Preserves first 4 and last 4 chars/,
+    );
+  });
+});
