@@ -12,6 +12,8 @@ export interface TestAppContext {
   project: { projectId: string; apiKey: string };
   /** Present when asked for: Redis traffic of the app goes through it, so a test can cut it. */
   redisProxy: TcpProxy;
+  /** Present when asked for: the app's PostgreSQL traffic goes through it (the test's own does not). */
+  databaseProxy: TcpProxy;
 }
 
 /**
@@ -24,6 +26,7 @@ export function useTestApp(
   options: {
     env?: Record<string, string | undefined> | (() => Record<string, string | undefined>);
     redisProxy?: boolean;
+    databaseProxy?: boolean;
   } = {},
 ): TestAppContext {
   const context = {} as TestAppContext;
@@ -38,7 +41,16 @@ export function useTestApp(
       context.redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
       env.REDIS_URL = `redis://127.0.0.1:${context.redisProxy.port}`;
     }
-    context.server = await startTestApp(features, { ...env, DATABASE_URL: context.database.url });
+    let databaseUrl = context.database.url;
+    if (options.databaseProxy) {
+      const direct = new URL(databaseUrl);
+      context.databaseProxy = await new TcpProxy(direct.hostname, Number(direct.port || 5432)).start();
+      const proxied = new URL(databaseUrl);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(context.databaseProxy.port);
+      databaseUrl = proxied.toString();
+    }
+    context.server = await startTestApp(features, { ...env, DATABASE_URL: databaseUrl });
     context.queue = await openQueue(context.server.config);
     context.project = await context.server.app.get(ProjectRepository).createWithKey('test');
   });
@@ -47,6 +59,7 @@ export function useTestApp(
     await context.server?.close();
     await context.queue?.close();
     await context.redisProxy?.stop();
+    await context.databaseProxy?.stop();
     await context.database?.drop();
   });
 

@@ -1,5 +1,6 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
+import { standaloneClient } from './connection-loss';
 import { MIGRATIONS } from './migrations';
 import type { DB } from './schema';
 
@@ -18,7 +19,7 @@ export async function ensureDatabaseExists(url: string): Promise<boolean> {
   const name = databaseName(url);
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  const client = standaloneClient({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
@@ -71,7 +72,7 @@ async function executedMigrations(lock: Client): Promise<string[]> {
  * code knows is applied it runs as it is and reports the newer ones; anything else is an error.
  */
 export async function migrateToLatest(db: Kysely<DB>, url: string): Promise<MigrationOutcome> {
-  const lock = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const lock = standaloneClient({ connectionString: url, connectionTimeoutMillis: 5000 });
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -103,7 +104,7 @@ export async function migrateToLatest(db: Kysely<DB>, url: string): Promise<Migr
 
 /** Migrations this code knows that the database has not applied (all of them when it does not exist). */
 export async function pendingMigrations(url: string): Promise<string[]> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = standaloneClient({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
   } catch (error) {

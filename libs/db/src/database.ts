@@ -17,8 +17,8 @@ export interface DatabaseOptions {
   url: string;
   poolSize?: number;
   applicationName?: string;
-  /** An idle connection broke (a server restart, a terminated backend). */
-  onIdleError?: (error: Error) => void;
+  /** A connection broke (a server restart, a terminated backend, a failover), idle or in use. */
+  onConnectionError?: (error: Error) => void;
 }
 
 export function createPool(options: DatabaseOptions): Pool {
@@ -31,9 +31,12 @@ export function createPool(options: DatabaseOptions): Pool {
     types: { getTypeParser: typeParser as never },
   };
   const pool = new Pool(config);
-  // The pool drops the broken client and the next query opens a new one; unheard, the
-  // event would end the process.
-  pool.on('error', (error) => options.onIdleError?.(error));
+  // Each client emits 'error' when its connection breaks, and unheard the event ends the
+  // process. The pool listens only while a client is idle (and then re-emits it on itself);
+  // a client checked out for a query has no listener but this one. Its query fails with the
+  // error, and the pool drops the client when it comes back.
+  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+  pool.on('error', () => undefined);
   return pool;
 }
 

@@ -1,4 +1,5 @@
 export * from './bootstrap-database';
+export * from './connection-loss';
 export * from './database';
 export * from './migrations';
 export * from './repositories/embedding.repository';

@@ -25,6 +25,8 @@ export const DOMAIN_ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** Not the client's doing, but theirs to retry: the queue is unreachable and nothing was started. */
   QUEUE_UNAVAILABLE: 503,
+  /** The database connection was lost or could not be had: nothing the client sent was at fault. */
+  DATABASE_UNAVAILABLE: 503,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;

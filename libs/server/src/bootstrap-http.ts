@@ -48,8 +48,8 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
     routerOptions: { maxParamLength: INGEST_LIMITS.maxIdLength + 56 },
     // Router errors (a malformed URL, an over-long parameter) never reach Nest's filter.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
-      const { status, body } = toErrorResponse(error);
-      void reply.code(status).send(body);
+      const { status, body, headers } = toErrorResponse(error);
+      void reply.headers(headers).code(status).send(body);
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {

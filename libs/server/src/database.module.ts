@@ -19,6 +19,7 @@ import {
   type DB,
 } from '@memex/db';
 import { CONFIG } from './config.module';
+import { throttledWarning } from './connection-errors';
 
 const REPOSITORIES = [
   ProjectRepository,
@@ -39,16 +40,17 @@ const REPOSITORIES = [
     {
       provide: PG_POOL,
       inject: [CONFIG],
-      useFactory: (config: Config) => {
-        const logger = new Logger('Database');
-        return createPool({
+      useFactory: (config: Config) =>
+        createPool({
           url: config.DATABASE_URL,
           poolSize: config.DB_POOL_SIZE,
           applicationName: 'memex',
-          onIdleError: (error) =>
-            logger.warn({ err: error.message }, 'an idle database connection broke; it is replaced'),
-        });
-      },
+          onConnectionError: throttledWarning(
+            new Logger('Database'),
+            'a database connection broke; the pool opens a new one',
+            config.DATABASE_URL,
+          ),
+        }),
     },
     {
       provide: KYSELY,

@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionLoss } from '@memex/db';
 import { DomainError } from '@memex/domain';
 
 export interface ErrorBody {
@@ -32,22 +33,43 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
 };
 
+/** What a 503 tells the client to wait: a lost connection is replaced at once, an outage takes longer. */
+export const RETRY_AFTER_SECONDS = 2;
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+function domainResponse(error: DomainError): ErrorResponse {
+  return {
+    status: error.status,
+    body: { error: { code: error.code, message: error.message, details: error.details } },
+    // A dependency is away, not the request wrong: the client is told when to try again.
+    headers: error.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {},
+  };
+}
+
+/** A lost database connection as a client reads it (HTTP, or an MCP tool's error). */
+export function databaseUnavailable(): DomainError {
+  return new DomainError('DATABASE_UNAVAILABLE', 'the database connection was lost; try again shortly');
+}
+
 /**
  * Turns anything thrown into `{ error: { code, message, details } }`. Client errors keep
- * their status; whatever is left is a 500 whose details stay in the log, not the reply.
+ * their status; a lost database connection is a 503; whatever is left is a 500 whose details
+ * stay in the log, not the reply.
  */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
-  if (error instanceof DomainError) {
-    return {
-      status: error.status,
-      body: { error: { code: error.code, message: error.message, details: error.details } },
-    };
-  }
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof DomainError) return domainResponse(error);
+  if (isConnectionLoss(error)) return domainResponse(databaseUnavailable());
   if (error instanceof HttpException) {
     const status = error.getStatus();
     return {
       status,
       body: { error: { code: HTTP_CODES[status] ?? `HTTP_${status}`, message: error.message, details: {} } },
+      headers: {},
     };
   }
   const candidate = error as { statusCode?: unknown; code?: unknown; message?: unknown };
@@ -58,9 +80,13 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       // A JSON.parse failure carries no Fastify code, only its status.
       (error instanceof SyntaxError ? 'MALFORMED_JSON' : (HTTP_CODES[status] ?? `HTTP_${status}`));
     const message = typeof candidate.message === 'string' ? candidate.message : 'bad request';
-    return { status, body: { error: { code, message, details: {} } } };
+    return { status, body: { error: { code, message, details: {} } }, headers: {} };
   }
-  return { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'internal error', details: {} } } };
+  return {
+    status: 500,
+    body: { error: { code: 'INTERNAL_ERROR', message: 'internal error', details: {} } },
+    headers: {},
+  };
 }
 
 const logger = new Logger('HttpErrors');
@@ -81,13 +107,23 @@ export function logServerError(error: unknown, request: FastifyRequest): void {
   );
 }
 
+/** A dependency away is expected in operation: a warning naming it, without a stack. */
+function logUnavailable(error: unknown, request: FastifyRequest): void {
+  const e = error as { message?: string; code?: string };
+  logger.warn(
+    { err: { message: e?.message, code: e?.code }, reqId: request.id, route: request.routeOptions?.url },
+    'a dependency was unavailable while serving a request',
+  );
+}
+
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    const { status, body } = toErrorResponse(exception);
-    if (status >= 500) logServerError(exception, http.getRequest<FastifyRequest>());
-    void reply.status(status).send(body);
+    const { status, body, headers } = toErrorResponse(exception);
+    if (status === 503) logUnavailable(exception, http.getRequest<FastifyRequest>());
+    else if (status >= 500) logServerError(exception, http.getRequest<FastifyRequest>());
+    void reply.headers(headers).status(status).send(body);
   }
 }

@@ -1,9 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
 import type { Config } from '@memex/config';
 import { ConfigModule } from './config.module';
+import { ConnectionLossRetryInterceptor } from './connection-retry';
 import { DatabaseModule } from './database.module';
 import { ProjectKeyResolver } from './auth';
 import { GlobalExceptionFilter } from './exception.filter';
@@ -53,7 +54,12 @@ export class PlatformModule {
         }),
       ],
       controllers: [HealthController, MetricsController],
-      providers: [MetricsRegistry, ProjectKeyResolver, { provide: APP_FILTER, useClass: GlobalExceptionFilter }],
+      providers: [
+        MetricsRegistry,
+        ProjectKeyResolver,
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
+      ],
       exports: [MetricsRegistry, ProjectKeyResolver],
     };
   }

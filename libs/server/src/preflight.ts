@@ -1,6 +1,6 @@
 import IORedis from 'ioredis';
-import { Client } from 'pg';
 import { redactUrl, type Config } from '@memex/config';
+import { standaloneClient } from '@memex/db';
 
 export class DependencyUnavailableError extends Error {
   constructor(message: string) {
@@ -22,7 +22,7 @@ function reason(error: unknown): string {
 export async function checkDependencies(config: Config): Promise<void> {
   const admin = new URL(config.DATABASE_URL);
   admin.pathname = '/postgres';
-  const pg = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: 3000 });
+  const pg = standaloneClient({ connectionString: admin.toString(), connectionTimeoutMillis: 3000 });
   try {
     await pg.connect();
     await pg.query('select 1');

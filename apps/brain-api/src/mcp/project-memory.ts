@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MemoryItemAdminRepository } from '@memex/db';
+import { MemoryItemAdminRepository, isConnectionLoss, retryOnConnectionLoss } from '@memex/db';
 import {
   DomainError,
   brainQuerySchema,
@@ -10,6 +10,7 @@ import {
   searchQuerySchema,
 } from '@memex/domain';
 import { DECISIONS_SHOWN, memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
+import { databaseUnavailable } from '@memex/server';
 import { BrainService } from '../brain.service';
 import { ManualItemService } from '../manual-items.service';
 import { SearchService } from '../search.service';
@@ -19,11 +20,16 @@ function asJson<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** Domain errors are the caller's to fix and reach the model; anything else stays internal. */
-async function answer<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Domain errors are the caller's to fix and reach the model, as does a lost database
+ * connection (after one more try for a read, as the HTTP routes do); anything else stays
+ * internal.
+ */
+async function answer<T>(work: () => Promise<T>, kind: 'read' | 'write' = 'read'): Promise<T> {
   try {
-    return await work();
-  } catch (error) {
+    return await (kind === 'read' ? retryOnConnectionLoss(work) : work());
+  } catch (caught) {
+    const error = isConnectionLoss(caught) ? databaseUnavailable() : caught;
     if (error instanceof DomainError) throw memoryErrorFrom(error.code, error.message);
     throw error;
   }
@@ -80,7 +86,7 @@ export class ProjectMemoryFactory {
             reason: 'remembered by an assistant',
           });
           return asJson<ItemView>(item);
-        }),
+        }, 'write'),
       getItem: (itemId) =>
         answer(async () => {
           const { id } = parseOrThrow(itemParamsSchema, { id: itemId });

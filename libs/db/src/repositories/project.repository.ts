@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Kysely } from 'kysely';
 import { generateApiKey, hashApiKey, newId } from '@memex/domain';
+import { retryOnConnectionLoss } from '../connection-loss';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
@@ -46,13 +47,16 @@ export class ProjectRepository {
   }
 
   /** The project a live (unrevoked) key belongs to. */
+  /** Every authenticated request may ask, before any route's own retry: it retries itself. */
   async findProjectIdByKeyHash(keyHash: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select('project_id')
-      .where('key_hash', '=', keyHash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const row = await retryOnConnectionLoss(() =>
+      this.db
+        .selectFrom('api_keys')
+        .select('project_id')
+        .where('key_hash', '=', keyHash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+    );
     return row?.project_id;
   }
 }

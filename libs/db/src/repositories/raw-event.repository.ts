@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { newId, type EventBatch } from '@memex/domain';
+import { retryOnConnectionLoss } from '../connection-loss';
 import { PG_POOL } from '../tokens';
 
 export interface StoredBatch {
@@ -48,7 +49,8 @@ export class RawEventRepository {
   /**
    * Two batches inserting the same event ids in opposite orders can deadlock on the unique
    * index; Postgres aborts one. The statement is idempotent (ON CONFLICT DO NOTHING), so the
-   * aborted one simply runs again.
+   * aborted one simply runs again, and so does one whose connection was lost (once: if it had
+   * committed, its events come back as duplicates, never as second rows).
    */
   private async storeWithRetry(values: unknown[]): Promise<Array<{ seq: number; session_id: string }>> {
     for (let attempt = 1; ; attempt += 1) {
@@ -78,7 +80,8 @@ export class RawEventRepository {
       fresh.map((e) => ({ i: e.eventId, y: e.type, t: e.timestamp, c: e.content, m: e.metadata ?? null })),
     );
 
-    const rows = await this.storeWithRetry([newId(), projectId, batch.sessionId, batch.branch ?? null, now, events]);
+    const values = [newId(), projectId, batch.sessionId, batch.branch ?? null, now, events];
+    const rows = await retryOnConnectionLoss(() => this.storeWithRetry(values));
 
     return {
       sessionId: rows[0]?.session_id,

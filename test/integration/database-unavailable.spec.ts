@@ -1,0 +1,62 @@
+import { BrainApiModule } from '../../apps/brain-api/src';
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { event, request, type ErrorBody } from '../support/http';
+import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
+
+const ctx = useTestApp([IngestApiModule, BrainApiModule], { databaseProxy: true });
+
+const UNAVAILABLE = {
+  status: 503,
+  body: { error: { code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('try again') } },
+};
+
+describe('PostgreSQL away', () => {
+  afterEach(() => ctx.databaseProxy.restore());
+
+  it('answers 503 DATABASE_UNAVAILABLE with Retry-After, reads and writes alike, then recovers', async () => {
+    const key = ctx.project.apiKey;
+    const url = ctx.server.url;
+    // The key is looked up (and cached) while the database answers.
+    expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
+
+    ctx.databaseProxy.cut();
+    const attempts: Array<[string, { key: string; body?: unknown; method?: string }]> = [
+      ['/api/v2/brain?tokenBudget=2222', { key }],
+      ['/api/v2/memory-items', { key }],
+      ['/api/v2/search?q=anything', { key }],
+      ['/api/v2/context-pack', { key, body: { query: 'anything', maxTokens: 200 } }],
+      ['/api/v2/events', { key, body: { sessionId: 'away', events: [event()] } }],
+      ['/api/v2/memory-items', { key, body: { type: 'Decision', title: 'Use queues', facts: 'Queues decouple.' } }],
+    ];
+    for (const [path, init] of attempts) {
+      const res = await request<ErrorBody>(`${url}${path}`, init);
+      expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
+      expect(res.headers.get('retry-after')).toBe('2');
+    }
+    const mcp = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'memex_search', arguments: { query: 'anything' } },
+      }),
+    });
+    const answer = (await mcp.json()) as { result: { isError: boolean; content: Array<{ text: string }> } };
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.text).toMatch(/^DATABASE_UNAVAILABLE: /);
+
+    ctx.databaseProxy.restore();
+    await waitFor(async () => (await request(`${url}/health/ready`)).status === 200);
+    expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
+    expect(
+      await request(`${url}/api/v2/events`, { key, body: { sessionId: 'away', events: [event()] } }),
+    ).toMatchObject({ status: 202, body: { accepted: 1 } });
+  });
+});
