@@ -4,11 +4,13 @@ import { ProjectRepository } from '@memex/db';
 import { newId } from '@memex/domain';
 import { QUEUES } from '@memex/queue';
 import { insertItem, itemStatus } from '../support/items';
-import { openQueue } from '../support/test-app';
+import { openQueue, purgeQueuePrefix } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
 
-const ctx = useTestApp([HygieneWorkerModule], { env: { HYGIENE_INTERVAL_MS: '1000' } });
+const ctx = useTestApp([HygieneWorkerModule], {
+  env: { HYGIENE_INTERVAL_MS: '1000', HYGIENE_SCHEDULE_CHECK_MS: '500' },
+});
 
 describe('scheduled hygiene', () => {
   it('a job scheduler passes over every project on the cadence, applying by default', async () => {
@@ -106,5 +108,31 @@ describe('scheduled hygiene', () => {
     }, 20_000);
     const left = await db.selectFrom('hygiene_runs').select('status').where('id', '=', recent.id).executeTakeFirst();
     expect(left?.status).toBe('queued');
+  });
+
+  it('makes the schedule again when Redis loses it, and scheduled passes go on', async () => {
+    const hygiene = await openQueue(ctx.server.config, QUEUES.hygiene);
+    try {
+      expect(await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)).toBeDefined();
+      // Redis losing its data, for this test's keys only: the Redis server is shared.
+      const lostAt = new Date();
+      await purgeQueuePrefix(ctx.server.config.QUEUE_PREFIX);
+      await waitFor(async () => (await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)) !== undefined, 10_000);
+      expect(await hygiene.queue.getJobSchedulers()).toEqual([
+        expect.objectContaining({ key: HYGIENE_SCHEDULER_ID, every: 1000 }),
+      ]);
+      await waitFor(async () => {
+        const run = await ctx.database.db
+          .selectFrom('hygiene_runs')
+          .select('id')
+          .where('trigger', '=', 'schedule')
+          .where('status', '=', 'completed')
+          .where('created_at', '>', lostAt)
+          .executeTakeFirst();
+        return run !== undefined;
+      }, 15_000);
+    } finally {
+      await hygiene.close();
+    }
   });
 });

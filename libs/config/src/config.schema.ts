@@ -62,6 +62,8 @@ export const configSchema = z
     LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
     /** How often every project gets a hygiene pass (BullMQ job scheduler). 0: only passes operators start. */
     HYGIENE_INTERVAL_MS: int(0, 30 * 24 * 3_600_000).default(3_600_000),
+    /** How often a hygiene worker checks that Redis still holds the schedule, to make it again if not. */
+    HYGIENE_SCHEDULE_CHECK_MS: int(100, 3_600_000).default(60_000),
     /** What scheduled passes do: `apply` makes the lifecycle moves, `dry-run` only reports them. */
     HYGIENE_SCHEDULED_MODE: z.enum(['apply', 'dry-run']).default('apply'),
     /** Hygiene passes one worker process runs at once (never two of one project). */
