@@ -12,6 +12,9 @@ export function queryWords(text: string): string[] {
   return text.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** Marks around matched words in a search result's snippet. */
+export const HIGHLIGHT = { start: '<mark>', stop: '</mark>' } as const;
+
 export const SEARCH_MODES = ['hybrid', 'fulltext', 'vector'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 

@@ -1,30 +1,47 @@
+import { inline } from '@memex/brain';
+import { HIGHLIGHT } from '@memex/domain';
 import type { ContextPackView, ItemView, SearchResultView } from './memory-port';
 
-/** Tool results are read by a model: compact markdown, with ids it can pass to memex_get_item. */
+/**
+ * Tool results are read by a model: compact markdown, with ids it can pass to memex_get_item.
+ * Item text came from sessions, so it is rendered inert the way the brain renders it (one
+ * line, nothing that opens a heading, fence, HTML or link), whole: a tool shows an item in full.
+ */
+const inert = (text: string): string => inline(text, Infinity);
+
+/** Highlighted words of a snippet in bold; the markers go round the neutralising, the text through it. */
+function snippetLine(snippet: string): string {
+  const marked = snippet
+    .replace(/[\uE000\uE001]/g, '')
+    .replaceAll(HIGHLIGHT.start, '\uE000')
+    .replaceAll(HIGHLIGHT.stop, '\uE001');
+  return inert(marked).replace(/[\uE000\uE001]/g, '**');
+}
 
 export function formatItem(item: ItemView): string {
   const lines = [
-    `## ${item.title}`,
+    `## ${inert(item.title)}`,
     `${item.type} · ${item.status} · confidence ${item.confidence} · updated ${item.updatedAt.slice(0, 10)} · id ${item.itemId}`,
     '',
-    item.facts,
+    inert(item.facts),
   ];
-  if (item.rationale) lines.push('', `Rationale: ${item.rationale}`);
-  if (item.files.length) lines.push('', `Files: ${item.files.join(', ')}`);
+  if (item.rationale) lines.push('', `Rationale: ${inert(item.rationale)}`);
+  if (item.files.length) lines.push('', `Files: ${item.files.map(inert).join(', ')}`);
   if (item.tags.length) lines.push(`Tags: ${item.tags.join(', ')}`);
   return lines.join('\n');
 }
 
 export function formatSearchResults(query: string, results: SearchResultView[]): string {
-  if (results.length === 0) return `No memory items match "${query}".`;
+  if (results.length === 0) return `No memory items match "${inert(query)}".`;
   const lines = results.map((r, i) => {
-    const files = r.item.files.length ? ` (${r.item.files.slice(0, 3).join(', ')})` : '';
-    const snippet = r.snippet ? `\n   ${r.snippet.replace(/\s+/g, ' ').trim()}` : '';
-    return `${i + 1}. [${r.item.type}, ${r.item.status}] ${r.item.title}${files} — id ${r.itemId}${snippet}`;
+    const files = r.item.files.length ? ` (${r.item.files.slice(0, 3).map(inert).join(', ')})` : '';
+    const snippet = r.snippet.trim() ? `\n   ${snippetLine(r.snippet)}` : '';
+    return `${i + 1}. [${r.item.type}, ${r.item.status}] ${inert(r.item.title)}${files} — id ${r.itemId}${snippet}`;
   });
-  return [`${results.length} item(s) for "${query}":`, ...lines].join('\n');
+  return [`${results.length} item(s) for "${inert(query)}":`, ...lines].join('\n');
 }
 
+/** The pack's content is rendered inert where it is assembled (libs/search). */
 export function formatContextPack(pack: ContextPackView): string {
   if (!pack.content.trim()) return 'Nothing in memory is relevant to this query.';
   return `${pack.content}\n\n(${pack.tokenCount} tokens${pack.truncated ? ', truncated to fit the budget' : ''})`;
@@ -33,8 +50,13 @@ export function formatContextPack(pack: ContextPackView): string {
 export function formatDecisions(items: ItemView[]): string {
   if (items.length === 0) return '# Decisions\n\nNo active decisions are recorded yet.';
   const entries = items.map((d) => {
-    const why = d.rationale ? `\n  Why: ${d.rationale}` : '';
-    return `- **${d.title}** (${d.updatedAt.slice(0, 10)}, id ${d.itemId})\n  ${d.facts.replace(/\n+/g, ' ')}${why}`;
+    const why = d.rationale ? `\n  Why: ${inert(d.rationale)}` : '';
+    return `- **${inert(d.title)}** (${d.updatedAt.slice(0, 10)}, id ${d.itemId})\n  ${inert(d.facts)}${why}`;
   });
   return ['# Decisions', '', ...entries].join('\n');
+}
+
+/** What memex_remember answers: the new item named as the model will see it later. */
+export function formatRemembered(item: ItemView): string {
+  return `Remembered ${item.type} "${inert(item.title)}" as item ${item.itemId}.`;
 }

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { formatContextPack, formatDecisions, formatItem, formatSearchResults } from './format';
+import { formatContextPack, formatDecisions, formatItem, formatRemembered, formatSearchResults } from './format';
 import { MemoryError, type MemoryPort } from './memory-port';
 import {
   DEFAULT_PACK_TOKENS,
@@ -105,7 +105,7 @@ export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOption
     tool('memex_remember', async (args: Parameters<MemoryPort['remember']>[0]) => {
       const item = await memory.remember(args);
       return {
-        content: text(`Remembered ${item.type} "${item.title}" as item ${item.itemId}.`),
+        content: text(formatRemembered(item)),
         structuredContent: { itemId: item.itemId, type: item.type, status: item.status },
       };
     }),

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely } from 'kysely';
-import type { ItemStatus, ItemType } from '@memex/domain';
+import { HIGHLIGHT, type ItemStatus, type ItemType } from '@memex/domain';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
@@ -29,9 +29,6 @@ export interface SearchHit {
 
 /** How much of the facts a snippet is cut from: highlighting cost grows with the text. */
 const HEADLINE_CHARS = 2000;
-
-/** Marks around matched words in snippets. */
-export const HIGHLIGHT = { start: '<mark>', stop: '</mark>' } as const;
 
 /** Full-text search over items (websearch_to_tsquery on the weighted tsvector) and the rows search answers with. */
 @Injectable()
