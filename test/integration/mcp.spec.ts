@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,7 +135,11 @@ describe.each([
   it('serves the brain and the summary as resources', async () => {
     expect((await read(client, 'memex://brain')).text).toMatch(/^# Project brain/);
     expect((await read(client, 'memex://summary')).text).toMatch(/\S/);
-    await expect(client.readResource({ uri: 'memex://nothing' })).rejects.toThrow(/not found/i);
+    // The specification's code for an unknown resource.
+    await expect(client.readResource({ uri: 'memex://nothing' })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringMatching(/not found/i),
+    });
   });
 
   it('answers bad arguments with tool errors that say what to fix', async () => {
@@ -148,13 +152,21 @@ describe.each([
       ['memex_get_item', { id: 'not-an-id' }, /VALIDATION_FAILED: id/],
       ['memex_get_item', { id: newId() }, /ITEM_NOT_FOUND/],
       ['memex_context_pack', { query: 'x', maxTokens: 10 }, /Input validation error.*maxTokens/s],
-      ['memex_nothing', {}, /not found/],
     ];
     for (const [name, args, message] of cases) {
       const result = await client.callTool({ name, arguments: args });
       expect({ name, isError: result.isError }).toEqual({ name, isError: true });
       expect(textOf(result)).toMatch(message);
     }
+  });
+
+  it('answers an unknown tool with the protocol error -32602, as the specification asks', async () => {
+    const unknown = client.callTool({ name: 'memex_nothing', arguments: {} });
+    await expect(unknown).rejects.toBeInstanceOf(McpError);
+    await expect(unknown).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: /Unknown tool: memex_nothing/,
+    });
   });
 
   it('renders hostile item text inert in every tool and resource the model reads', async () => {
@@ -218,6 +230,35 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
     const jsonOnly = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 'application/json');
     expect(jsonOnly.status).toBe(406);
     expect(await jsonOnly.json()).toMatchObject({ jsonrpc: '2.0', error: { message: /Not Acceptable/ } });
+  });
+
+  it('answers requests whose params break the method schema with -32602 Invalid params, not -32603', async () => {
+    const call = async (method: string, params: unknown) => {
+      const res = await fetch(`${ctx.server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ctx.project.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+      });
+      return (await res.json()) as { id: number; error?: { code: number; message: string } };
+    };
+    const cases: Array<[string, unknown, RegExp]> = [
+      ['tools/call', { arguments: { query: 'x' } }, /params\.name/],
+      ['tools/call', { name: 'memex_search', arguments: 'x' }, /params\.arguments/],
+      ['tools/call', undefined, /params/],
+      ['resources/read', {}, /params\.uri/],
+      ['tools/list', { cursor: 5 }, /params\.cursor/],
+    ];
+    for (const [method, params, names] of cases) {
+      const answer = await call(method, params);
+      expect({ method, params, answer }).toMatchObject({
+        method,
+        answer: { id: 7, error: { code: -32602, message: expect.stringMatching(names) } },
+      });
+    }
   });
 });
 

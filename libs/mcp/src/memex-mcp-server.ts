@@ -1,7 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatContextPack, formatDecisions, formatItem, formatRemembered, formatSearchResults } from './format';
 import { MemoryError, type MemoryPort } from './memory-port';
+import { guardRequests } from './request-guard';
 import {
   DEFAULT_PACK_TOKENS,
   contextPackInput,
@@ -28,9 +30,19 @@ export interface MemexMcpOptions {
   onInternalError?: (error: unknown, operation: string) => void;
 }
 
+/** An McpServer that answers malformed requests and unknown names with the specification's protocol errors. */
+class MemexMcpServer extends McpServer {
+  readonly served = { tools: new Set<string>(), resources: new Set<string>() };
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    guardRequests(transport, this.served);
+  }
+}
+
 /** One MCP server over a MemoryPort: the same tools and resources on stdio and on HTTP. */
 export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOptions = {}): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: MEMEX_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new MemexMcpServer({ name: MCP_SERVER_NAME, version: MEMEX_VERSION }, { instructions: INSTRUCTIONS });
 
   const failure = (error: unknown, operation: string): string => {
     if (error instanceof MemoryError) return `${error.code}: ${error.message}`;
@@ -38,16 +50,17 @@ export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOption
     return `INTERNAL: Memex could not complete ${operation}; try again later.`;
   };
 
-  /** Runs a tool; a failure becomes a tool error the model can read and act on. */
-  const tool =
-    <A>(name: string, run: (args: A) => Promise<CallToolResult>) =>
-    async (args: A): Promise<CallToolResult> => {
+  /** A tool's handler (its name now served): a failure becomes a tool error the model can read and act on. */
+  const tool = <A>(name: string, run: (args: A) => Promise<CallToolResult>) => {
+    server.served.tools.add(name);
+    return async (args: A): Promise<CallToolResult> => {
       try {
         return await run(args);
       } catch (error) {
         return { content: [{ type: 'text', text: failure(error, name) }], isError: true };
       }
     };
+  };
   const text = (value: string) => [{ type: 'text' as const, text: value }];
 
   server.registerTool(
@@ -125,15 +138,19 @@ export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOption
     }),
   );
 
-  const resource = (read: () => Promise<string>, operation: string) => async (uri: URL) => {
-    let body: string;
-    try {
-      body = await read();
-    } catch (error) {
-      throw new Error(failure(error, operation));
-    }
-    const result: ReadResourceResult = { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: body }] };
-    return result;
+  /** A resource's reader (its URI now served). */
+  const resource = (read: () => Promise<string>, uri: string) => {
+    server.served.resources.add(uri);
+    return async (asked: URL) => {
+      let body: string;
+      try {
+        body = await read();
+      } catch (error) {
+        throw new Error(failure(error, uri));
+      }
+      const result: ReadResourceResult = { contents: [{ uri: asked.href, mimeType: 'text/markdown', text: body }] };
+      return result;
+    };
   };
 
   server.registerResource(
