@@ -5,6 +5,8 @@
 export const DOMAIN_ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   MALFORMED_JSON: 400,
+  /** A body whose bytes are not text (not UTF-8, or compressed without saying so). */
+  MALFORMED_BODY: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   ADMIN_DISABLED: 403,
@@ -23,6 +25,7 @@ export const DOMAIN_ERROR_STATUS = {
   INPUT_REQUIRED: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  UNSUPPORTED_CONTENT_ENCODING: 415,
   /** Not the client's doing, but theirs to retry: the queue is unreachable and nothing was started. */
   QUEUE_UNAVAILABLE: 503,
   /** The database connection was lost or could not be had: nothing the client sent was at fault. */

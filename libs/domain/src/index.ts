@@ -7,6 +7,7 @@ export * from './item-api';
 export * from './memory-item';
 export * from './project';
 export * from './raw-event';
+export * from './request-body';
 export * from './search-api';
 export * from './session';
 export * from './status-lifecycle';

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Config } from '@memex/config';
 import { Logger } from 'nestjs-pino';
-import { DomainError, INGEST_LIMITS } from '@memex/domain';
+import { DomainError, INGEST_LIMITS, decodeJsonBody } from '@memex/domain';
 import { toErrorResponse } from './exception.filter';
 import { MetricsRegistry } from './metrics';
 
@@ -76,11 +76,21 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   // The API speaks JSON only: any other media type is a 415, not a string to validate.
   fastify.removeAllContentTypeParsers();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // Read as bytes: decoded on the way in, bytes that are not UTF-8 would no longer add up to
+  // Content-Length and get Fastify's misleading size error instead of saying what is wrong.
   fastify.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: INGEST_LIMITS.maxBatchBytes },
+    { parseAs: 'buffer', bodyLimit: INGEST_LIMITS.maxBatchBytes },
     (request, body, done) => {
-      void parseJson(request, body as string, (error, value) => {
+      let text: string;
+      try {
+        const encoding = request.headers['content-encoding'];
+        text = decodeJsonBody(body as Buffer, Array.isArray(encoding) ? encoding.join(',') : encoding);
+      } catch (error) {
+        done(error as DomainError, undefined);
+        return;
+      }
+      void parseJson(request, text, (error, value) => {
         if (error) done(new DomainError('MALFORMED_JSON', error.message), undefined);
         else done(null, value);
       });
