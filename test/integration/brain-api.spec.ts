@@ -109,7 +109,7 @@ describe('brain', () => {
   it('keeps to the budget asked for, and refuses budgets outside 500–100,000', async () => {
     const small = JSON.parse((await brain('?tokenBudget=500')).text) as BrainBody;
     expect(small.tokenEstimate).toBeLessThanOrEqual(500);
-    for (const bad of ['499', '100001', 'lots', '1.5']) {
+    for (const bad of ['499', '100001', 'lots', '1.5', '0x1f4', '6e3', '500%20', '%2B500', '']) {
       const res = await request<ErrorBody>(url(`/api/v2/brain?tokenBudget=${bad}`), { key: key() });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(/^tokenBudget/);
@@ -397,6 +397,26 @@ describe('memory items', () => {
     const files = Array.from({ length: 10 }, (_, i) => `src/many/f${i}.ts`);
     await create({ type: 'Decision', title: 'Split the many module', facts: 'Ten files.', files, importance: 5 });
     expect((await brain()).text).toMatch(/Split the many module.*files: src\/many\/f0\.ts, .* \+6/);
+  });
+
+  it('takes query integers in plain decimal digits only, on every route that reads one', async () => {
+    const routes = [
+      '/api/v2/memory-items?limit=',
+      '/api/v2/search?q=anything&limit=',
+      '/api/v2/hygiene/runs?limit=',
+      '/api/v2/brain?tokenBudget=',
+    ];
+    for (const route of routes) {
+      for (const bad of ['0x10', '1e1', '10%20', '%2B10', '10.0', '']) {
+        const res = await request<ErrorBody>(url(`${route}${bad}`), { key: key() });
+        expect({ route, bad, status: res.status }).toEqual({ route, bad, status: 400 });
+      }
+    }
+    for (const bad of ['0x1', '1e-1', '.5', '']) {
+      const res = await request<ErrorBody>(url(`/api/v2/memory-items?minConfidence=${bad}`), { key: key() });
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+    }
+    expect((await request(url('/api/v2/memory-items?limit=10&minConfidence=0.5'), { key: key() })).status).toBe(200);
   });
 
   it('refuses NUL in list filters with 400 instead of failing in PostgreSQL', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import { DomainError } from '@memex/domain';
+import { DomainError, queryInteger } from '@memex/domain';
 import { QUEUES, type QueueName } from '@memex/queue';
 import { ALL_QUEUES, AdminTokenGuard, ZodPipe, type AllQueues } from '@memex/server';
 
@@ -12,7 +12,7 @@ const queueNameSchema = z.enum(Object.values(QUEUES) as [QueueName, ...QueueName
 const listQuerySchema = z.strictObject({
   queue: queueNameSchema.default(QUEUES.enrichment),
   state: z.enum(STATES).default('failed'),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: queryInteger(1, 500).default(50),
 });
 
 const jobParamsSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ulidSchema } from './ids';
 import { itemEditSchema } from './item-api';
+import { queryInteger } from './query-params';
 
 export const HYGIENE_MODES = ['dry-run', 'apply'] as const;
 export type HygieneMode = (typeof HYGIENE_MODES)[number];
@@ -16,7 +17,7 @@ export const hygieneIdParamsSchema = z.strictObject({ id: ulidSchema });
 
 export const hygieneRunQuerySchema = z.strictObject({
   /** Changes and proposals listed per page; counts always cover the whole run. */
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  limit: queryInteger(1, 1000).default(200),
   changesAfter: ulidSchema.optional(),
   proposalsAfter: ulidSchema.optional(),
 });
@@ -24,7 +25,7 @@ export type HygieneRunQuery = z.infer<typeof hygieneRunQuerySchema>;
 
 export const listHygieneRunsQuerySchema = z.strictObject({
   projectId: ulidSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: queryInteger(1, 100).default(20),
 });
 export type ListHygieneRunsQuery = z.infer<typeof listHygieneRunsQuerySchema>;
 

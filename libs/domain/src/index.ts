@@ -6,6 +6,7 @@ export * from './item-actions';
 export * from './item-api';
 export * from './memory-item';
 export * from './project';
+export * from './query-params';
 export * from './raw-event';
 export * from './request-body';
 export * from './search-api';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ulidSchema } from './ids';
 import { storable } from './storable';
 import { ITEM_ACTIONS } from './item-actions';
+import { queryDecimal, queryInteger } from './query-params';
 import {
   ITEM_STATUSES,
   ITEM_TYPES,
@@ -19,17 +20,17 @@ import {
 } from './memory-item';
 
 export const brainQuerySchema = z.strictObject({
-  tokenBudget: z.coerce.number().int().min(500).max(100_000).default(6000),
+  tokenBudget: queryInteger(500, 100_000).default(6000),
 });
 
 export const listItemsQuerySchema = z.strictObject({
   type: z.enum(ITEM_TYPES).optional(),
   status: z.enum(ITEM_STATUSES).optional(),
   schemaKey: storable(z.string().max(200)).optional(),
-  minConfidence: z.coerce.number().min(0).max(1).optional(),
+  minConfidence: queryDecimal(0, 1).optional(),
   text: storable(z.string().min(1).max(200)).optional(),
   cursor: ulidSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryInteger(1, 200).default(50),
 });
 export type ListItemsQuery = z.infer<typeof listItemsQuerySchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ITEM_STATUSES, ITEM_TYPES } from './memory-item';
+import { queryInteger } from './query-params';
 import { storable } from './storable';
 
 const booleanParam = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -23,7 +24,7 @@ export const searchQuerySchema = z.strictObject({
   q: storable(z.string().trim().min(1).max(500)).refine((q) => queryWords(q).length <= MAX_QUERY_WORDS, {
     message: `at most ${MAX_QUERY_WORDS} words`,
   }),
-  limit: z.coerce.number().int().min(1).max(50).default(10),
+  limit: queryInteger(1, 50).default(10),
   type: z.enum(ITEM_TYPES).optional(),
   status: z.enum(ITEM_STATUSES).optional(),
   includeArchived: booleanParam.default(false),

@@ -52,7 +52,11 @@ export class ProjectMemoryFactory {
     return {
       brain: (tokenBudget) =>
         answer(async () => {
-          const query = parseOrThrow(brainQuerySchema, tokenBudget === undefined ? {} : { tokenBudget });
+          // The HTTP route's own query schema: numbers as the query string carries them.
+          const query = parseOrThrow(
+            brainQuerySchema,
+            tokenBudget === undefined ? {} : { tokenBudget: String(tokenBudget) },
+          );
           return this.brains.brain(projectId, query.tokenBudget);
         }),
       summary: () => answer(() => this.brains.summary(projectId)),
@@ -60,7 +64,7 @@ export class ProjectMemoryFactory {
         answer(async () => {
           const query = parseOrThrow(searchQuerySchema, {
             q: input.query,
-            ...(input.limit !== undefined ? { limit: input.limit } : {}),
+            ...(input.limit !== undefined ? { limit: String(input.limit) } : {}),
             ...(input.type ? { type: input.type } : {}),
             ...(input.includeArchived !== undefined ? { includeArchived: String(input.includeArchived) } : {}),
           });
