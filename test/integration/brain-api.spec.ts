@@ -229,6 +229,31 @@ describe('brain', () => {
     expect(await md.text()).toBe(json.body.document);
   });
 
+  it('refuses summary query parameters it does not take, as the brain does, even on revalidation', async () => {
+    const current = await fetch(url('/api/v2/brain/summary'), { headers: { authorization: `Bearer ${key()}` } });
+    const etag = current.headers.get('etag')!;
+    for (const query of ['?tokenBudget=500', '?format=md', '?tokenBudget=0x1f4']) {
+      for (const headers of [{}, { 'if-none-match': etag }]) {
+        const res = await fetch(url(`/api/v2/brain/summary${query}`), {
+          headers: { authorization: `Bearer ${key()}`, ...headers },
+        });
+        const body = (await res.json()) as ErrorBody;
+        expect({ query, status: res.status, code: body.error.code }).toEqual({
+          query,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+        });
+      }
+    }
+    expect(
+      (
+        await fetch(url('/api/v2/brain/summary'), {
+          headers: { authorization: `Bearer ${key()}`, 'if-none-match': etag },
+        })
+      ).status,
+    ).toBe(304);
+  });
+
   it('needs a project key', async () => {
     expect((await request(url('/api/v2/brain'))).status).toBe(401);
   });

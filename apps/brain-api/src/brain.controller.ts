@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { brainQuerySchema } from '@memex/domain';
+import { brainQuerySchema, summaryQuerySchema } from '@memex/domain';
 import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
 import { BrainService } from './brain.service';
 
@@ -53,6 +53,7 @@ export class BrainController {
   @Get('summary')
   async summary(
     @ProjectId() projectId: string,
+    @Query(new ZodPipe(summaryQuerySchema)) _query: Record<string, never>,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,

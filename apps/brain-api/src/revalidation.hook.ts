@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { brainQuerySchema } from '@memex/domain';
+import { brainQuerySchema, summaryQuerySchema } from '@memex/domain';
 import { ProjectKeyResolver } from '@memex/server';
 import { etagOf, matches, wantsMarkdown } from './brain.controller';
 import { BrainService, cacheableBudget } from './brain.service';
@@ -32,6 +32,7 @@ export class RevalidationHook implements OnModuleInit {
       try {
         const projectId = await this.keys.resolve(request);
         const budget = kind === 'brain' ? brainQuerySchema.parse(request.query).tokenBudget : undefined;
+        if (kind === 'summary') summaryQuerySchema.parse(request.query);
         if (budget !== undefined && !cacheableBudget(budget)) return;
         const current = await this.brains.currentHash(projectId, budget === undefined ? 'summary' : `budget-${budget}`);
         if (!current) return;

@@ -23,6 +23,9 @@ export const brainQuerySchema = z.strictObject({
   tokenBudget: queryInteger(500, 100_000).default(6000),
 });
 
+/** The summary takes no parameters: anything in its query string is a client's mistake. */
+export const summaryQuerySchema = z.strictObject({});
+
 export const listItemsQuerySchema = z.strictObject({
   type: z.enum(ITEM_TYPES).optional(),
   status: z.enum(ITEM_STATUSES).optional(),
