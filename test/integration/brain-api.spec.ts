@@ -233,7 +233,7 @@ describe('brain', () => {
     const current = await fetch(url('/api/v2/brain/summary'), { headers: { authorization: `Bearer ${key()}` } });
     const etag = current.headers.get('etag')!;
     for (const query of ['?tokenBudget=500', '?format=md', '?tokenBudget=0x1f4']) {
-      for (const headers of [{}, { 'if-none-match': etag }]) {
+      for (const headers of [{}, { 'if-none-match': etag }] as Array<Record<string, string>>) {
         const res = await fetch(url(`/api/v2/brain/summary${query}`), {
           headers: { authorization: `Bearer ${key()}`, ...headers },
         });
