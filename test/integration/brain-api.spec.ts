@@ -457,6 +457,12 @@ describe('memory items', () => {
       ['POST', '/api/v2/memory-items', { type: 'Decision', title: 't', facts: 'x', tags: ['Bad Tag'] }, 'tags[0]'],
       ['POST', '/api/v2/memory-items', { type: 'Decision', title: 't', facts: 'x', importance: 9 }, 'importance'],
       ['PATCH', '/api/v2/memory-items/01J0000000000000000000000A', {}, '(body)'],
+      [
+        'PATCH',
+        '/api/v2/memory-items/01J0000000000000000000000A',
+        { type: 'CodeMapNode' },
+        'type: must be one of Decision, Convention, BugFix, Todo, ArchitectureNote, ImplementationFact',
+      ],
       ['PATCH', '/api/v2/memory-items/not-an-id', { title: 'x' }, 'id'],
       ['POST', '/api/v2/memory-items/bulk', { ids: [], action: 'deprecate' }, 'ids'],
       ['POST', '/api/v2/memory-items/bulk', { ids: ['01J0000000000000000000000A'], action: 'explode' }, 'action'],

@@ -81,6 +81,8 @@ describe.each([
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const remember = tools.find((t) => t.name === 'memex_remember')!;
     expect(remember.inputSchema.required).toEqual(expect.arrayContaining(['type', 'title', 'facts']));
+    // The model is never offered CodeMapNode: those items come from code scans.
+    expect((remember.inputSchema.properties as { type: { enum: string[] } }).type.enum).not.toContain('CodeMapNode');
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(RESOURCES);
   });
@@ -148,6 +150,11 @@ describe.each([
       ['memex_search', { query: 'word '.repeat(40) }, /VALIDATION_FAILED: query: at most 32 words/],
       ['memex_remember', { type: 'Bogus', title: 't', facts: 'f' }, /Input validation error.*type/s],
       ['memex_remember', { type: 'Decision', title: 't' }, /Input validation error.*facts/s],
+      [
+        'memex_remember',
+        { type: 'CodeMapNode', title: 'Route: /settings', facts: 'f' },
+        /must be one of Decision, Convention, BugFix, Todo, ArchitectureNote, ImplementationFact \(CodeMapNode items come from code scans\)/,
+      ],
       ['memex_get_memory', { tokenBudget: 10 }, /Input validation error.*tokenBudget/s],
       ['memex_get_item', { id: 'not-an-id' }, /VALIDATION_FAILED: id/],
       ['memex_get_item', { id: newId() }, /ITEM_NOT_FOUND/],

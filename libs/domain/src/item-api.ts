@@ -6,6 +6,7 @@ import { queryDecimal, queryInteger } from './query-params';
 import {
   ITEM_STATUSES,
   ITEM_TYPES,
+  authoredItemTypeSchema,
   confidenceSchema,
   dedupHintSchema,
   evidenceSpanSchema,
@@ -45,7 +46,7 @@ export const itemEditSchema = z.strictObject({
   facts: factsSchema.optional(),
   rationale: rationaleSchema.optional(),
   impact: impactSchema.optional(),
-  type: z.enum(ITEM_TYPES).optional(),
+  type: authoredItemTypeSchema.optional(),
   schemaKey: schemaKeySchema.optional(),
   importance: importanceSchema.optional(),
   tags: tagsSchema.optional(),

@@ -1,5 +1,6 @@
 import { newId } from './ids';
-import { ITEM_STATUSES, ITEM_TYPES, dedupGroup, memoryItemSchema } from './memory-item';
+import { patchItemBodySchema } from './item-api';
+import { AUTHORED_ITEM_TYPES, ITEM_STATUSES, ITEM_TYPES, dedupGroup, memoryItemSchema } from './memory-item';
 
 type Item = Record<string, unknown>;
 
@@ -272,5 +273,23 @@ describe('dedupGroup', () => {
   it('groups hints that differ only in key', () => {
     expect(dedupGroup('decision:database:a')).toBe(dedupGroup('decision:database:b'));
     expect(dedupGroup('decision:database:a')).not.toBe(dedupGroup('decision:cache:a'));
+  });
+});
+
+describe('authored item types', () => {
+  it('are every type but CodeMapNode', () => {
+    expect(AUTHORED_ITEM_TYPES).toEqual(ITEM_TYPES.filter((t) => t !== 'CodeMapNode'));
+  });
+
+  it('an edit may give any of them, and refuses CodeMapNode naming the types it takes', () => {
+    for (const type of AUTHORED_ITEM_TYPES) expect(patchItemBodySchema.safeParse({ type }).success).toBe(true);
+    const refused = patchItemBodySchema.safeParse({ type: 'CodeMapNode' });
+    expect(refused.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['type'],
+        message:
+          'must be one of Decision, Convention, BugFix, Todo, ArchitectureNote, ImplementationFact (CodeMapNode items come from code scans)',
+      }),
+    ]);
   });
 });

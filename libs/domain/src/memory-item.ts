@@ -14,6 +14,17 @@ export const ITEM_TYPES = [
 ] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
+/**
+ * The types a person's edit or a model may give an item. CodeMapNode items are made by
+ * scanning code, never said in a conversation, and hygiene archives them as memory.
+ */
+export const AUTHORED_ITEM_TYPES = ITEM_TYPES.filter(
+  (type): type is Exclude<ItemType, 'CodeMapNode'> => type !== 'CodeMapNode',
+);
+export const authoredItemTypeSchema = z.enum(AUTHORED_ITEM_TYPES, {
+  error: () => `must be one of ${AUTHORED_ITEM_TYPES.join(', ')} (CodeMapNode items come from code scans)`,
+});
+
 export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ITEM_LIMITS, ITEM_TYPES } from '@memex/domain';
+import { AUTHORED_ITEM_TYPES, ITEM_LIMITS, ITEM_TYPES, authoredItemTypeSchema } from '@memex/domain';
 
 /**
  * Tool arguments as zod raw shapes (the SDK publishes them as JSON Schema and validates calls
@@ -28,7 +28,7 @@ export const contextPackInput = {
 };
 
 export const rememberInput = {
-  type: itemType.describe('Decision, Convention, BugFix, Todo, ArchitectureNote, ImplementationFact or CodeMapNode.'),
+  type: authoredItemTypeSchema.describe(`The kind of memory: ${AUTHORED_ITEM_TYPES.join(', ')}.`),
   title: z.string().trim().min(1).max(ITEM_LIMITS.title).describe('One line naming the memory.'),
   facts: z.string().trim().min(1).max(ITEM_LIMITS.facts).describe('What is true, in plain statements.'),
   rationale: z.string().trim().min(1).max(ITEM_LIMITS.rationale).optional().describe('Why (for decisions).'),
