@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { rawEvent } from '../support/events';
 import { request } from '../support/http';
@@ -30,6 +31,12 @@ async function startWorker(): Promise<RunningProcess> {
   });
   await waitForHttp(`http://127.0.0.1:${port}/health/ready`);
   return worker;
+}
+
+/** Model calls the project has paid for, as the usage ledger counts them. */
+async function paidCalls(): Promise<number> {
+  const usage = await ctx.database.db.selectFrom('llm_usage').select('calls').execute();
+  return usage.reduce((n, u) => n + u.calls, 0);
 }
 
 describe('a worker killed mid-job', () => {
@@ -113,6 +120,80 @@ describe('a worker killed mid-job', () => {
     ]);
     const jobs = await ctx.queue.queue.getJobs(['completed']);
     expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.created === 2)).toBe(true);
+  }, 60_000);
+
+  it('killed after the model answered, a window is not sent to the model again', async () => {
+    const events = [rawEvent('prompt', 'We decided to sign every webhook with a per-tenant secret, rotated monthly.')];
+    llm.enqueue({
+      content: modelAnswer([
+        {
+          type: 'Decision',
+          title: 'Sign webhooks with a per-tenant secret',
+          facts: 'Each tenant has its own webhook signing secret, rotated monthly.',
+          evidence: [{ eventId: events[0]!.eventId, quote: 'sign every webhook with a per-tenant secret' }],
+        },
+      ]),
+    });
+    const asked = llm.requests.length;
+    const callsBefore = await paidCalls();
+    const res = await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
+      body: { sessionId: 'answered', events },
+    });
+    expect(res.status).toBe(202);
+    const session = await ctx.database.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('external_id', '=', 'answered')
+      .executeTakeFirstOrThrow();
+
+    // Hold the session row, so the window's write waits after the model has answered.
+    const holder = new Client({ connectionString: ctx.database.url });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('select 1 from sessions where id = $1 for update', [session.id]);
+    const first = await startWorker();
+    try {
+      await waitFor(async () => {
+        const kept = await ctx.database.db
+          .selectFrom('model_windows')
+          .select('session_id')
+          .where('session_id', '=', session.id)
+          .execute();
+        return kept.length === 1;
+      });
+      first.child.kill('SIGKILL');
+      await first.exited;
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+    const second = await startWorker();
+    try {
+      await holder.query('commit');
+      await waitFor(async () => {
+        const s = await ctx.database.db
+          .selectFrom('sessions')
+          .select('enrichment_cursor')
+          .where('id', '=', session.id)
+          .executeTakeFirstOrThrow();
+        return s.enrichment_cursor === session.last_event_seq;
+      });
+    } finally {
+      await holder.end();
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+    // One request for the window, whatever became of the worker that made it.
+    expect(llm.requests).toHaveLength(asked + 1);
+    const items = await ctx.database.db
+      .selectFrom('memory_items')
+      .select('title')
+      .where('session_id', '=', session.id)
+      .execute();
+    expect(items).toEqual([{ title: 'Sign webhooks with a per-tenant secret' }]);
+    const jobs = await ctx.queue.queue.getJobs(['completed']);
+    expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.replayed === 1)).toBe(true);
+    expect((await paidCalls()) - callsBefore).toBe(1);
   }, 60_000);
 
   it('on SIGTERM takes no new job, finishes the one it runs, then exits', async () => {

@@ -1,12 +1,11 @@
 import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { OpenAiChat, forgetOutputModes } from '../../apps/enrichment-worker/src/engines/openai-chat';
 import { ProjectRepository } from '@memex/db';
-import { MalformedModelOutputError, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/enrichment';
-import { JOBS } from '@memex/queue';
+import { MODEL_OUTPUT_JSON_SCHEMA, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/enrichment';
 import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
 import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../support/scripted-llm';
 import { useTestApp } from '../support/use-test-app';
-import { waitFor } from '../support/wait';
 
 const llm = new ScriptedLlm();
 beforeAll(() => llm.start());
@@ -19,6 +18,9 @@ const ctx = useTestApp([EnrichmentWorkerModule], {
     LLM_TIMEOUT_MS: '1000',
     LLM_MAX_RETRIES: '2',
     LLM_DAILY_TOKENS: '100000',
+    // $10 per million tokens either way, and $0.50 a day: a cost budget to reach in one test.
+    LLM_PRICES: JSON.stringify({ 'scripted-model': { input: 10, output: 10 } }),
+    LLM_DAILY_COST_USD: '0.5',
   }),
 });
 
@@ -77,7 +79,7 @@ describe('enrichment with an OpenAI-compatible model', () => {
     });
 
     const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-good');
-    expect(report).toMatchObject({ engine: 'llm', created: 2, rejected: 0, tokens: 1020, llmCalls: 1 });
+    expect(report).toMatchObject({ engine: 'openai', created: 2, rejected: 0, tokens: 1020, modelCalls: 1 });
     const stored = await itemsOf(sessionId);
     expect(stored.map((i) => i.type).sort()).toEqual(['Decision', 'Todo']);
     expect(stored.find((i) => i.type === 'Todo')?.evidence_spans).toEqual([
@@ -86,10 +88,33 @@ describe('enrichment with an OpenAI-compatible model', () => {
 
     const [sent] = llm.requests as [ChatRequestBody];
     expect(sent.model).toBe('scripted-model');
-    expect(sent.response_format).toEqual({ type: 'json_object' });
+    // Structured outputs: the item schema itself, derived from the zod schema.
+    expect(sent.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'memory_items', schema: MODEL_OUTPUT_JSON_SCHEMA, strict: false },
+    });
     expect(sent.messages[1]?.content).toContain(`<event id="${d.eventId}" type="response"`);
     const usage = await ctx.database.db.selectFrom('llm_usage').selectAll().execute();
-    expect(usage).toEqual([expect.objectContaining({ project_id: ctx.project.projectId, tokens: 1020, calls: 1 })]);
+    expect(usage).toEqual([
+      expect.objectContaining({
+        project_id: ctx.project.projectId,
+        engine: 'openai',
+        tokens: 1020,
+        prompt_tokens: 900,
+        completion_tokens: 120,
+        calls: 1,
+      }),
+    ]);
+    // Priced by LLM_PRICES: 1,020 tokens at $10 a million.
+    expect(usage[0]!.cost_usd).toBeCloseTo(0.0102, 10);
+    // The answer is kept with the window, so a redelivered job need not pay for it again.
+    const kept = await ctx.database.db
+      .selectFrom('model_windows')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .execute();
+    expect(kept).toEqual([expect.objectContaining({ engine: 'openai', model: 'scripted-model', tokens: 1020 })]);
+    expect(kept[0]!.input_chars).toBeGreaterThan(1000);
   });
 
   it('tells the model where sessions state what matters and how to title, and drops a junk title it sends anyway', async () => {
@@ -169,55 +194,59 @@ describe('enrichment with an OpenAI-compatible model', () => {
       },
     );
     const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-repair');
-    expect(report).toMatchObject({ created: 1, llmCalls: 2 });
+    expect(report).toMatchObject({ created: 1, modelCalls: 2 });
     const repair = llm.requests[1]!.messages;
     expect(repair[repair.length - 2]).toEqual({ role: 'assistant', content: 'Sure! Here are the items: {"items": [' });
     expect(repair[repair.length - 1]?.content).toContain('not valid JSON');
   });
 
-  it('fails the job when the repair is malformed too, leaving the cursor and counting the tokens', async () => {
-    const d = decisionEvent();
+  it('gives the window to the local engine when the repair is malformed too, counting the tokens', async () => {
+    const d = rawEvent('prompt', 'We decided to keep PostgreSQL as the only datastore for queues and search.');
     const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'malformed', [d]);
     const before = await ctx.database.db.selectFrom('llm_usage').select('tokens').executeTakeFirstOrThrow();
     llm.enqueue({ content: 'not json' }, { content: '{"items": [{"type": "Decision"}]}' });
-    await expect(service().enrichSession(ctx.project.projectId, sessionId, 'run-malformed')).rejects.toBeInstanceOf(
-      MalformedModelOutputError,
-    );
-    const session = await ctx.database.db
-      .selectFrom('sessions')
-      .select('enrichment_cursor')
-      .where('id', '=', sessionId)
-      .executeTakeFirstOrThrow();
-    expect(session.enrichment_cursor).toBe(0);
-    expect(await itemsOf(sessionId)).toEqual([]);
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-malformed');
+    expect(report).toMatchObject({ fallback: 'malformed-output', modelCalls: 2, tokens: 300, created: 1 });
+    const [local] = await itemsOf(sessionId);
+    expect(local).toMatchObject({ type: 'Decision' });
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .select('actor')
+      .where('item_id', '=', local!.id)
+      .execute();
+    expect(history).toEqual([{ actor: 'enrichment:local' }]);
     const after = await ctx.database.db.selectFrom('llm_usage').select('tokens').executeTakeFirstOrThrow();
     expect(after.tokens - before.tokens).toBe(300);
+    const metrics = (await request<string>(`${ctx.server.url}/metrics`)).body;
+    expect(metrics).toMatch(/memex_enrichment_fallbacks_total\{reason="malformed-output"\} 1/);
   });
 
-  it('keeps a job that failed its last attempt failed with its reason, and lets an operator retry it', async () => {
-    const d = decisionEvent();
-    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'retryable', [d]);
-    llm.enqueue({ content: 'nope' }, { content: 'still nope' });
-    const job = await ctx.queue.queue.add(
-      JOBS.enrichSession.name,
-      { projectId: ctx.project.projectId, sessionId },
-      { attempts: 1, jobId: 'last-attempt' },
-    );
-    await waitFor(async () => (await job.getState()) === 'failed');
-    const failed = await ctx.queue.queue.getJob('last-attempt');
-    expect(failed?.failedReason).toContain('model output unusable after one repair');
+  it('gives the window to the local engine when the endpoint still fails after its retries', async () => {
+    const d = rawEvent('prompt', 'Always validate webhook signatures before parsing the body.');
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'unavailable', [d]);
+    llm.enqueue({ status: 500, content: 'down' }, { status: 500, content: 'down' }, { status: 500, content: 'down' });
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-down');
+    expect(report).toMatchObject({ fallback: 'model-unavailable', created: 1, modelCalls: 0 });
+    expect((await itemsOf(sessionId)).map((i) => i.type)).toEqual(['Convention']);
+  });
 
+  it('reads an answer wrapped in <think> and a fence, with fields a small model left out', async () => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'small-model', [d]);
+    const sloppy = {
+      type: 'Decision',
+      title: 'PostgreSQL stays the only datastore',
+      facts: 'It covers queues and search.',
+      evidence: [{ eventId: d.eventId, quote: 'keep PostgreSQL as the only datastore' }],
+    };
     llm.enqueue({
-      content: modelAnswer([
-        item({
-          dedupHint: 'decision:database:after-retry',
-          evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }],
-        }),
-      ]),
+      content: `<think>They chose PostgreSQL.</think>\n\`\`\`json\n${modelAnswer([sloppy])}\n\`\`\`\nDone!`,
     });
-    await failed!.retry();
-    await waitFor(async () => (await failed!.getState()) === 'completed');
-    expect(await itemsOf(sessionId)).toHaveLength(1);
+    const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-sloppy');
+    expect(report).toMatchObject({ created: 1, modelCalls: 1, fallback: null });
+    const [stored] = await itemsOf(sessionId);
+    expect(stored).toMatchObject({ importance: 3, schema_key: 'root/decisions' });
+    expect(stored!.dedup_hint).toMatch(/^decision:/);
   });
 
   it.each([
@@ -288,7 +317,7 @@ describe('enrichment with an OpenAI-compatible model', () => {
       usage: { prompt_tokens: 99_000, completion_tokens: 2_000 },
     });
     expect(await service().enrichSession(other.projectId, s1, 'run-b1')).toMatchObject({
-      engine: 'llm',
+      engine: 'openai',
       fallback: null,
     });
 
@@ -307,5 +336,73 @@ describe('enrichment with an OpenAI-compatible model', () => {
       .where('item_id', '=', local!.id)
       .execute();
     expect(history).toEqual([{ actor: 'enrichment:local' }]);
+  });
+
+  it('falls back to the local engine once a project has spent its daily money budget', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('money');
+    const d = decisionEvent();
+    const s1 = await storeEvents(ctx.server.app, other.projectId, 'money-1', [d]);
+    // 60,000 tokens at $10 a million: $0.60, past the $0.50 budget and well within the token one.
+    llm.enqueue({
+      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
+      usage: { prompt_tokens: 50_000, completion_tokens: 10_000 },
+    });
+    await service().enrichSession(other.projectId, s1, 'run-m1');
+    const s2 = await storeEvents(ctx.server.app, other.projectId, 'money-2', [
+      rawEvent('prompt', 'Never log request bodies in the webhook handler.'),
+    ]);
+    const calls = llm.requests.length;
+    expect(await service().enrichSession(other.projectId, s2, 'run-m2')).toMatchObject({
+      fallback: 'daily-cost-budget',
+      created: 1,
+    });
+    expect(llm.requests).toHaveLength(calls);
+  });
+});
+
+describe('structured outputs, found once per endpoint', () => {
+  const messages = [{ role: 'user' as const, content: 'Say nothing.' }];
+  const request = { schema: MODEL_OUTPUT_JSON_SCHEMA };
+  let endpoint: ScriptedLlm;
+  beforeEach(async () => {
+    forgetOutputModes();
+    endpoint = await new ScriptedLlm().start();
+  });
+  afterEach(() => endpoint.stop());
+  const chat = () => new OpenAiChat({ ...ctx.server.config, LLM_BASE_URL: endpoint.url, LLM_MODEL: 'small' });
+
+  it('falls back to json_object where the schema is refused, and remembers it', async () => {
+    endpoint.refuses.add('json_schema');
+    endpoint.enqueue({ content: '{"items": []}' }, { content: '{"items": []}' });
+    const first = chat();
+    await first.complete(messages, request);
+    expect(first.mode).toBe('json_object');
+    await chat().complete(messages, request);
+    expect(endpoint.requests.map((r) => r.response_format?.type)).toEqual([
+      'json_schema',
+      'json_object',
+      'json_object',
+    ]);
+  });
+
+  it('falls back to plain text where JSON modes are refused too, and remembers it', async () => {
+    endpoint.refuses.add('json_schema').add('json_object');
+    endpoint.enqueue({ content: 'Here you go: {"items": []}' }, { content: '{"items": []}' });
+    const answer = await chat().complete(messages, request);
+    expect(answer.content).toBe('Here you go: {"items": []}');
+    await chat().complete(messages, request);
+    expect(endpoint.requests.map((r) => r.response_format?.type ?? 'text')).toEqual([
+      'json_schema',
+      'json_object',
+      'text',
+      'text',
+    ]);
+  });
+
+  it('keeps json_schema where it is taken', async () => {
+    endpoint.enqueue({ content: '{"items": []}' }, { content: '{"items": []}' });
+    await chat().complete(messages, request);
+    await chat().complete(messages, request);
+    expect(endpoint.requests.map((r) => r.response_format?.type)).toEqual(['json_schema', 'json_schema']);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 export interface ChatRequestBody {
   model: string;
   messages: Array<{ role: string; content: string }>;
-  response_format?: { type: string };
+  response_format?: { type: string; json_schema?: { name: string; schema: Record<string, unknown>; strict?: boolean } };
 }
 
 /** One scripted answer. `content` may be built from the request (e.g. to quote its events). */
@@ -30,6 +30,11 @@ export class ScriptedLlm {
   private readonly hanging = new Set<ServerResponse>();
   /** Used when the script has run out. */
   fallback: Step = { status: 500, content: 'script exhausted' };
+  /**
+   * `response_format` types this endpoint refuses with a 400, as servers without structured
+   * outputs do; such a request takes no step of the script.
+   */
+  refuses = new Set<string>();
   url = '';
 
   enqueue(...steps: Step[]): this {
@@ -59,6 +64,15 @@ export class ScriptedLlm {
     }
     const body = JSON.parse(raw) as ChatRequestBody;
     this.requests.push(body);
+    const format = body.response_format?.type;
+    if (format && this.refuses.has(format)) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: `response_format ${format} is not supported`, type: 'invalid_request_error' },
+        }),
+      );
+      return;
+    }
     const step = this.script.shift() ?? this.fallback;
     if (step.hang) {
       this.hanging.add(res);

@@ -12,6 +12,8 @@ import { ProjectsController } from './projects.controller';
 import { QueueBoard } from './queue-board';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
+import { UsageController } from './usage.controller';
+import { UsageService } from './usage.service';
 import { RetrievalModule } from '@memex/retrieval';
 import { RevalidationHook } from './revalidation.hook';
 import { RevisionCache } from './revision-cache';
@@ -30,6 +32,7 @@ import { RevisionCache } from './revision-cache';
     McpController,
     ProjectsController,
     AdminJobsController,
+    UsageController,
   ],
   providers: [
     BrainService,
@@ -40,6 +43,7 @@ import { RevisionCache } from './revision-cache';
     SearchService,
     ManualItemService,
     ProjectMemoryFactory,
+    UsageService,
   ],
   exports: [BrainService],
 })

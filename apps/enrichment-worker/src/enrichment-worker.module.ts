@@ -8,12 +8,14 @@ import { SyncEmbeddingsHandler } from './embeddings/sync-embeddings.handler';
 import { EnrichSessionHandler } from './enrich-session.handler';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { EnrichmentService } from './enrichment.service';
+import { ModelReader } from './model-reader';
 
 /** Turns a session's raw events into verified, deduplicated memory items, and keeps their embeddings current. */
 @Module({
   imports: [RetrievalModule],
   providers: [
     EnrichmentService,
+    ModelReader,
     EnrichmentMetrics,
     EmbeddingSyncService,
     EmbeddingPoller,

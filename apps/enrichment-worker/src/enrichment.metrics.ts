@@ -7,7 +7,8 @@ export class EnrichmentMetrics {
   readonly events: Counter;
   readonly items: Counter<'outcome'>;
   readonly rejected: Counter<'reason'>;
-  readonly tokens: Counter;
+  readonly tokens: Counter<'engine'>;
+  readonly cost: Counter<'engine'>;
   readonly fallbacks: Counter<'reason'>;
   readonly windows: Counter<'engine'>;
 
@@ -19,10 +20,15 @@ export class EnrichmentMetrics {
       'Proposed items rejected by evidence verification, by reason',
       ['reason'],
     );
-    this.tokens = metrics.counter('memex_enrichment_llm_tokens_total', 'LLM tokens spent');
+    this.tokens = metrics.counter('memex_enrichment_llm_tokens_total', 'Model tokens spent, by engine', ['engine']);
+    this.cost = metrics.counter(
+      'memex_enrichment_llm_cost_usd_total',
+      'Model spend in US dollars (reported by the engine, or priced by LLM_PRICES), by engine',
+      ['engine'],
+    );
     this.fallbacks = metrics.counter(
       'memex_enrichment_fallbacks_total',
-      'Windows enriched by the local engine instead of the LLM, by reason',
+      'Windows the local engine read instead of the configured model, by reason',
       ['reason'],
     );
     this.windows = metrics.counter('memex_enrichment_windows_total', 'Windows enriched, by engine', ['engine']);

@@ -10,31 +10,33 @@ import {
 } from '@memex/db';
 import {
   EvidenceIndex,
-  LlmEngine,
   currentTurn,
   LocalEngine,
-  MalformedModelOutputError,
   selectRelatedHints,
   takeWindow,
   type EngineEvent,
-  type EngineInput,
-  type EnrichmentEngine,
+  type EngineName,
+  type EngineOutput,
   type RejectReason,
 } from '@memex/enrichment';
 import { CONFIG } from '@memex/server';
 import { EnrichmentMetrics } from './enrichment.metrics';
-import { OpenAiChat, llmConfigured } from './openai-chat';
+import { ModelReader, type Fallback } from './model-reader';
 
 export interface EnrichmentReport extends WindowCounts {
   windows: number;
   events: number;
   rejected: number;
   rejectedBy: Partial<Record<RejectReason, number>>;
-  engine: 'llm' | 'local';
-  /** Why the LLM was not used for some windows, when it was configured. */
-  fallback: string | null;
+  /** The engine configured: local, openai or claude-code. */
+  engine: EngineName;
+  /** Why the local engine read some windows instead of the configured model. */
+  fallback: Fallback | null;
+  /** Windows whose model answer a run before this one had already paid for (a redelivered job). */
+  replayed: number;
   tokens: number;
-  llmCalls: number;
+  /** Model calls made, repairs included. */
+  modelCalls: number;
   /** Windows another run wrote first; re-read, never written twice. */
   raced: number;
 }
@@ -46,38 +48,18 @@ const TURN_CONTEXT_EVENTS = 200;
 /** A job stops after this many windows and leaves the rest to the job that follows. */
 const MAX_WINDOWS_PER_JOB = 100;
 
-function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
 @Injectable()
 export class EnrichmentService {
   private readonly logger = new Logger(EnrichmentService.name);
   private readonly local = new LocalEngine();
-  private readonly llm: EnrichmentEngine | undefined;
 
   constructor(
     private readonly store: EnrichmentRepository,
     private readonly items: MemoryItemRepository,
+    private readonly models: ModelReader,
     private readonly metrics: EnrichmentMetrics,
     @Inject(CONFIG) private readonly config: Config,
-  ) {
-    this.llm = llmConfigured(config) ? new LlmEngine(new OpenAiChat(config)) : undefined;
-  }
-
-  /** The LLM when configured and the project is within its daily budget; otherwise local. */
-  private async engineFor(
-    projectId: string,
-    now: Date,
-  ): Promise<{ engine: EnrichmentEngine; fallback: string | null }> {
-    if (!this.llm) return { engine: this.local, fallback: null };
-    const budget = this.config.LLM_DAILY_TOKENS;
-    if (budget > 0 && (await this.store.tokensUsed(projectId, utcDay(now))) >= budget) {
-      this.metrics.fallbacks.inc({ reason: 'daily-token-budget' });
-      return { engine: this.local, fallback: 'daily-token-budget' };
-    }
-    return { engine: this.llm, fallback: null };
-  }
+  ) {}
 
   /**
    * Enriches a session's events past its cursor, window by window, until it has caught up.
@@ -91,10 +73,11 @@ export class EnrichmentService {
       ...NO_COUNTS,
       rejected: 0,
       rejectedBy: {},
-      engine: this.llm ? 'llm' : 'local',
+      engine: this.models.engine?.name ?? 'local',
       fallback: null,
+      replayed: 0,
       tokens: 0,
-      llmCalls: 0,
+      modelCalls: 0,
       raced: 0,
     };
     // What this job last wrote, so the next window's turn is read from memory, not the database.
@@ -109,26 +92,8 @@ export class EnrichmentService {
       });
       if (window.length === 0) break;
 
-      const { engine, fallback } = await this.engineFor(projectId, new Date());
-      if (fallback) report.fallback = fallback;
-      const hints =
-        engine.name === 'llm' && this.config.ENRICHMENT_MAX_HINTS > 0
-          ? selectRelatedHints(
-              await this.items.liveHints(projectId, HINT_POOL),
-              window,
-              this.config.ENRICHMENT_MAX_HINTS,
-            )
-          : [];
-      // The local engine reads a turn whole: the part of it enriched by earlier windows comes along.
-      const context =
-        engine.name !== 'local'
-          ? []
-          : currentTurn(
-              written?.cursor === session.cursor
-                ? written.events.slice(-TURN_CONTEXT_EVENTS)
-                : await this.store.eventsUpTo(sessionId, session.cursor, TURN_CONTEXT_EVENTS),
-            );
-      const output = await this.extract(engine, projectId, { events: window, context, hints }, report);
+      const read = await this.read(projectId, sessionId, window, session.cursor, written, report);
+      const { output, context } = read;
 
       const index = new EvidenceIndex([...context, ...window]);
       const verified: VerifiedItem[] = [];
@@ -156,7 +121,7 @@ export class EnrichmentService {
         newCursor: last.seq,
         items: verified,
         windowEndedAt: last.timestamp,
-        actor: `enrichment:${engine.name}`,
+        actor: `enrichment:${read.engine}`,
         runId,
         sessionCap: this.config.ENRICHMENT_SESSION_ITEMS,
         retracted: output.retracted ?? [],
@@ -172,28 +137,50 @@ export class EnrichmentService {
         report[count] += applied[count];
         this.metrics.items.inc({ outcome: count }, applied[count]);
       }
-      this.metrics.windows.inc({ engine: engine.name });
+      this.metrics.windows.inc({ engine: read.engine });
       this.metrics.events.inc(window.length);
     }
     return report;
   }
 
-  /** Runs the engine, recording the tokens it spent even when its answer is unusable. */
-  private async extract(engine: EnrichmentEngine, projectId: string, input: EngineInput, report: EnrichmentReport) {
-    const record = async (tokens: number, calls: number) => {
-      if (engine.name !== 'llm') return;
-      report.tokens += tokens;
-      report.llmCalls += calls;
-      this.metrics.tokens.inc(tokens);
-      await this.store.addTokens(projectId, utcDay(new Date()), tokens, calls);
-    };
-    try {
-      const output = await engine.extract(input);
-      await record(output.usage.totalTokens, output.calls);
-      return output;
-    } catch (error) {
-      if (error instanceof MalformedModelOutputError) await record(error.usage.totalTokens, 2);
-      throw error;
+  /**
+   * A window read by the configured model, or by the local engine when there is none, when a
+   * budget is spent, or when the model failed it. The local engine reads a turn whole: the part
+   * of it enriched by earlier windows comes along as context.
+   */
+  private async read(
+    projectId: string,
+    sessionId: string,
+    window: EngineEvent[],
+    cursor: number,
+    written: { cursor: number; events: EngineEvent[] } | undefined,
+    report: EnrichmentReport,
+  ): Promise<{ engine: EngineName; output: EngineOutput; context: EngineEvent[] }> {
+    if (this.models.engine) {
+      const model = await this.models.read(projectId, sessionId, window, async () =>
+        this.config.ENRICHMENT_MAX_HINTS > 0
+          ? selectRelatedHints(
+              await this.items.liveHints(projectId, HINT_POOL),
+              window,
+              this.config.ENRICHMENT_MAX_HINTS,
+            )
+          : [],
+      );
+      if ('output' in model) {
+        report.tokens += model.output.usage.totalTokens;
+        report.modelCalls += model.output.calls;
+        if (model.replayed) report.replayed += 1;
+        return { engine: model.engine, output: model.output, context: [] };
+      }
+      report.fallback = model.fallback;
+      report.tokens += model.usage?.totalTokens ?? 0;
+      report.modelCalls += model.calls;
     }
+    const context = currentTurn(
+      written?.cursor === cursor
+        ? written.events.slice(-TURN_CONTEXT_EVENTS)
+        : await this.store.eventsUpTo(sessionId, cursor, TURN_CONTEXT_EVENTS),
+    );
+    return { engine: 'local', output: await this.local.extract({ events: window, context, hints: [] }), context };
   }
 }

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const pricesSchema = z.record(
+  z.string().min(1),
+  z.strictObject({ input: z.number().min(0), output: z.number().min(0) }),
+);
 /** `true` or `false` exactly: "0", "yes" or a typo is an error, not a silent false. */
 const flag = (fallback: boolean) =>
   z
@@ -51,15 +55,47 @@ export const configSchema = z
     ENRICHMENT_MAX_HINTS: int(0, 500).default(40),
     /** A job whose worker stops renewing its lock (a crash) is handed to another worker after this. */
     WORKER_STALLED_INTERVAL_MS: int(1000, 600_000).default(30_000),
-    /** The LLM engine is used when either of these is set; otherwise the local engine. */
+    /**
+     * Which engine enriches sessions: `local` (no model), `openai` (any OpenAI-compatible
+     * endpoint) or `claude-code` (the `claude` command, with the user's own sign-in). Unset: the
+     * `openai` engine when LLM_BASE_URL or OPENAI_API_KEY is set, otherwise `local`.
+     */
+    ENRICHMENT_ENGINE: z.enum(['local', 'openai', 'claude-code']).optional(),
+    /** The openai engine's endpoint; OpenAI itself when only OPENAI_API_KEY is set. */
     LLM_BASE_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
     LLM_TIMEOUT_MS: int(1000, 600_000).default(60_000),
     /** Retries of a failed model request (429, 5xx, timeouts), with the client's backoff. */
     LLM_MAX_RETRIES: int(0, 10).default(2),
-    /** Tokens a project may spend on the LLM per UTC day; past it, sessions use the local engine. 0: no limit. */
+    /** Tokens a project may spend on a model per UTC day; past it, sessions use the local engine. 0: no limit. */
     LLM_DAILY_TOKENS: int(0, 1_000_000_000).default(2_000_000),
+    /** US dollars a project may spend on a model per UTC day (what Claude Code reports, or LLM_PRICES says). 0: no limit. */
+    LLM_DAILY_COST_USD: z.coerce.number().min(0).max(1_000_000).default(0),
+    /**
+     * What models cost, as JSON: `{"gpt-4o-mini": {"input": 0.15, "output": 0.6}}`, US dollars per
+     * million input and output tokens. Engines that report their cost (Claude Code) need none.
+     */
+    LLM_PRICES: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return {};
+        try {
+          const parsed = pricesSchema.safeParse(JSON.parse(text));
+          if (parsed.success) return parsed.data;
+          ctx.addIssue({ code: 'custom', message: `must map model names to {"input": n, "output": n}` });
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+        }
+        return z.NEVER;
+      }),
+    /** The `claude` command the claude-code engine runs (a name on PATH, or a path). */
+    CLAUDE_CODE_COMMAND: z.string().min(1).default('claude'),
+    /** The model Claude Code is asked for: a small one by default, as extraction needs no more. */
+    CLAUDE_CODE_MODEL: z.string().min(1).default('haiku'),
+    /** A `claude` run that has not answered by then is stopped, and its window goes to the local engine. */
+    CLAUDE_CODE_TIMEOUT_MS: int(1000, 1_800_000).default(180_000),
     /** How often every project gets a hygiene pass (BullMQ job scheduler). 0: only passes operators start. */
     HYGIENE_INTERVAL_MS: int(0, 30 * 24 * 3_600_000).default(3_600_000),
     /** How often a hygiene worker checks that Redis still holds the schedule, to make it again if not. */
@@ -113,6 +149,13 @@ export const configSchema = z
     MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
   })
   .superRefine((c, ctx) => {
+    if (c.ENRICHMENT_ENGINE === 'openai' && !c.LLM_BASE_URL && !c.OPENAI_API_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENRICHMENT_ENGINE'],
+        message: 'openai needs LLM_BASE_URL (any OpenAI-compatible endpoint) or OPENAI_API_KEY',
+      });
+    }
     if (c.VECTOR_STORE === 'qdrant' && !c.QDRANT_URL) {
       ctx.addIssue({ code: 'custom', path: ['QDRANT_URL'], message: 'is required when VECTOR_STORE=qdrant' });
     }
@@ -126,3 +169,9 @@ export const configSchema = z
   });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The engine that enriches sessions, as ENRICHMENT_ENGINE or, unset, the model settings say. */
+export function enrichmentEngine(config: Config): 'local' | 'openai' | 'claude-code' {
+  if (config.ENRICHMENT_ENGINE) return config.ENRICHMENT_ENGINE;
+  return config.LLM_BASE_URL !== undefined || config.OPENAI_API_KEY !== undefined ? 'openai' : 'local';
+}

@@ -1,3 +1,4 @@
+import { enrichmentEngine } from './config.schema';
 import { ConfigError, loadConfig, redactUrl } from './load-config';
 
 describe('loadConfig', () => {
@@ -30,6 +31,25 @@ describe('loadConfig', () => {
     const problems = (error as ConfigError).problems.join('\n');
     for (const name of ['PORT', 'DATABASE_URL', 'MEMEX_ADMIN_TOKEN', 'REDIS_URL']) expect(problems).toContain(name);
     expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('chooses the enrichment engine: as set, else openai when a model is configured, else local', () => {
+    expect(enrichmentEngine(loadConfig({}))).toBe('local');
+    expect(enrichmentEngine(loadConfig({ OPENAI_API_KEY: 'sk-test' }))).toBe('openai');
+    expect(enrichmentEngine(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }))).toBe('openai');
+    expect(enrichmentEngine(loadConfig({ ENRICHMENT_ENGINE: 'claude-code' }))).toBe('claude-code');
+    expect(enrichmentEngine(loadConfig({ ENRICHMENT_ENGINE: 'local', OPENAI_API_KEY: 'sk-test' }))).toBe('local');
+  });
+
+  it('refuses an engine it cannot run, or a price table that is not one', () => {
+    expect(() => loadConfig({ ENRICHMENT_ENGINE: 'openai' })).toThrow(/ENRICHMENT_ENGINE: openai needs LLM_BASE_URL/);
+    expect(() => loadConfig({ ENRICHMENT_ENGINE: 'gpt' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LLM_PRICES: 'cheap' })).toThrow(/LLM_PRICES: must be JSON/);
+    expect(() => loadConfig({ LLM_PRICES: '{"gpt-4o-mini": {"input": "0.15"}}' })).toThrow(/LLM_PRICES: must map/);
+    expect(() => loadConfig({ LLM_DAILY_COST_USD: '-1' })).toThrow(ConfigError);
+    expect(loadConfig({ LLM_PRICES: '{"gpt-4o-mini": {"input": 0.15, "output": 0.6}}' }).LLM_PRICES).toEqual({
+      'gpt-4o-mini': { input: 0.15, output: 0.6 },
+    });
   });
 
   it('accepts ports at both ends and rejects past them', () => {

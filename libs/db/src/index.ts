@@ -9,6 +9,8 @@ export * from './repositories/hygiene-run.repository';
 export * from './repositories/memory-item-admin.repository';
 export * from './repositories/memory-item.mapper';
 export * from './repositories/memory-item.repository';
+export * from './repositories/model-usage.repository';
+export * from './repositories/project-status.repository';
 export * from './repositories/project.repository';
 export * from './repositories/raw-event.repository';
 export * from './repositories/search.repository';

@@ -105,9 +105,30 @@ export interface ItemHistoryTable {
 export interface LlmUsageTable {
   project_id: string;
   day: string;
+  /** openai or claude-code. */
+  engine: ColumnType<string, string | undefined, string>;
   tokens: ColumnType<number, number | undefined, number>;
+  prompt_tokens: ColumnType<number, number | undefined, number>;
+  completion_tokens: ColumnType<number, number | undefined, number>;
+  /** Null while no call of the day reported its cost or was priced (LLM_PRICES). */
+  cost_usd: ColumnType<number | null, number | null | undefined, number | null>;
   calls: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A window a model answered, kept so a redelivered job reads the answer instead of paying again. */
+export interface ModelWindowsTable {
+  session_id: string;
+  first_seq: number;
+  last_seq: number;
+  project_id: string;
+  engine: string;
+  model: string;
+  input_chars: number;
+  answer: string;
+  tokens: number;
+  cost_usd: number | null;
+  created_at: CreatedAt;
 }
 
 export interface HygieneRunsTable {
@@ -187,6 +208,7 @@ export interface DB {
   memory_items: MemoryItemsTable;
   item_history: ItemHistoryTable;
   llm_usage: LlmUsageTable;
+  model_windows: ModelWindowsTable;
   hygiene_runs: HygieneRunsTable;
   hygiene_proposals: HygieneProposalsTable;
   hygiene_run_proposals: HygieneRunProposalsTable;

@@ -14,4 +14,5 @@ export * from './session';
 export * from './status-lifecycle';
 export * from './storable';
 export * from './text-guards';
+export * from './usage-api';
 export * from './validation';

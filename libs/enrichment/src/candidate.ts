@@ -62,10 +62,20 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** What the calls cost in US dollars, when the engine reports it (Claude Code does). */
+  costUsd?: number;
 }
+
+/** How a model engine reaches its model: an OpenAI-compatible endpoint, or the `claude` command. */
+export type ModelEngineName = 'openai' | 'claude-code';
+export type EngineName = 'local' | ModelEngineName;
 
 export interface EngineOutput {
   candidates: CandidateItem[];
+  /** A model's final answer, as it came: kept so a redelivered window is not paid for twice. */
+  answer?: string;
+  /** Characters sent to the model: what a request's size is logged as. */
+  inputChars?: number;
   /**
    * Events whose conclusions the session itself rejected later ("no, that's not it"): items
    * resting on them alone are not knowledge, even those an earlier window stored.
@@ -77,7 +87,7 @@ export interface EngineOutput {
 }
 
 export interface EnrichmentEngine {
-  readonly name: 'llm' | 'local';
+  readonly name: EngineName;
   extract(input: EngineInput): Promise<EngineOutput>;
 }
 

@@ -9,6 +9,7 @@ export * from './local/local-engine';
 export { currentTurn } from './local/turns';
 export * from './merge-policy';
 export * from './session-cap';
+export * from './spend';
 export * from './taxonomy';
 export * from './text';
 export * from './verify';

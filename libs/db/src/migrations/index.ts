@@ -6,6 +6,7 @@ import * as hygiene from './0004_hygiene';
 import * as search from './0005_search';
 import * as approvalIndex from './0006_approval_index';
 import * as itemSalience from './0007_item_salience';
+import * as modelUsage from './0009_model_usage';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_search': search,
   '0006_approval_index': approvalIndex,
   '0007_item_salience': itemSalience,
+  '0009_model_usage': modelUsage,
 };

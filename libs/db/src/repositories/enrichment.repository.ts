@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import type { EventType } from '@memex/domain';
 import type { EngineEvent } from '@memex/enrichment';
 import type { DB, RawEventsTable } from '../schema';
@@ -18,7 +18,7 @@ function toEngineEvent(r: Pick<Selectable<RawEventsTable>, (typeof ENGINE_EVENT_
   };
 }
 
-/** What the enrichment worker reads: a session's events past its cursor, and the LLM token ledger. */
+/** What the enrichment worker reads: a session's events past its cursor, and the turn before. */
 @Injectable()
 export class EnrichmentRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
@@ -57,30 +57,5 @@ export class EnrichmentRepository {
       .limit(limit)
       .execute();
     return rows.reverse().map(toEngineEvent);
-  }
-
-  async tokensUsed(projectId: string, day: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('llm_usage')
-      .select('tokens')
-      .where('project_id', '=', projectId)
-      .where('day', '=', day)
-      .executeTakeFirst();
-    return row?.tokens ?? 0;
-  }
-
-  /** Tokens are recorded as soon as they are spent, whether or not the window's write succeeds. */
-  async addTokens(projectId: string, day: string, tokens: number, calls: number): Promise<void> {
-    await this.db
-      .insertInto('llm_usage')
-      .values({ project_id: projectId, day, tokens, calls })
-      .onConflict((oc) =>
-        oc.columns(['project_id', 'day']).doUpdateSet({
-          tokens: sql<number>`llm_usage.tokens + excluded.tokens`,
-          calls: sql<number>`llm_usage.calls + excluded.calls`,
-          updated_at: sql<Date>`now()`,
-        }),
-      )
-      .execute();
   }
 }

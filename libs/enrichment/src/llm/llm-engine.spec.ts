@@ -1,16 +1,21 @@
 import { type EngineInput, type TokenUsage } from '../candidate';
-import { type ChatMessage, type ChatPort } from './chat-port';
+import { type ChatMessage, type ChatPort, type ChatRequest } from './chat-port';
 import { LlmEngine, MalformedModelOutputError } from './llm-engine';
+import { MODEL_OUTPUT_JSON_SCHEMA } from './parse-output';
 import { buildPrompt } from './prompt';
 
 /** Answers with scripted contents, one per call, and records every request. */
 class ScriptedChat implements ChatPort {
+  readonly engine = 'claude-code' as const;
+  readonly model = 'scripted';
   readonly requests: ChatMessage[][] = [];
+  readonly schemas: Record<string, unknown>[] = [];
 
   constructor(private readonly answers: { content: string; usage: TokenUsage }[]) {}
 
-  async complete(messages: ChatMessage[]): Promise<{ content: string; usage: TokenUsage }> {
+  async complete(messages: ChatMessage[], request: ChatRequest): Promise<{ content: string; usage: TokenUsage }> {
     this.requests.push(messages.map((m) => ({ ...m })));
+    this.schemas.push(request.schema);
     const next = this.answers[this.requests.length - 1];
     if (!next) throw new Error(`unscripted call ${this.requests.length}`);
     return next;
@@ -53,8 +58,9 @@ const NOT_JSON = 'Sure! Here are the items you asked for.';
 const NO_ITEMS = '{"results": []}';
 
 describe('LlmEngine', () => {
-  it('is the llm engine', () => {
-    expect(new LlmEngine(new ScriptedChat([])).name).toBe('llm');
+  it('is named after the chat port it speaks through', () => {
+    const engine = new LlmEngine(new ScriptedChat([]));
+    expect([engine.name, engine.model]).toEqual(['claude-code', 'scripted']);
   });
 
   it('returns the candidates of a good first answer after one call', async () => {
@@ -65,11 +71,15 @@ describe('LlmEngine', () => {
     expect(out.candidates).toHaveLength(1);
     expect(out.candidates[0]).toMatchObject({ title: 'Use Kysely for database access', files: [], resolved: false });
     expect(chat.requests).toEqual([buildPrompt(INPUT)]);
+    // The answer's schema goes along, for endpoints that constrain output to it; the raw answer comes back.
+    expect(chat.schemas).toEqual([MODEL_OUTPUT_JSON_SCHEMA]);
+    expect(out.answer).toBe(GOOD);
+    expect(out.inputChars).toBe(buildPrompt(INPUT).reduce((n, m) => n + m.content.length, 0));
   });
 
   it('returns no candidates when the model found none', async () => {
     const chat = new ScriptedChat([{ content: '{"items": []}', usage: usage(900, 5) }]);
-    expect(await new LlmEngine(chat).extract(INPUT)).toEqual({ candidates: [], usage: usage(900, 5), calls: 1 });
+    expect(await new LlmEngine(chat).extract(INPUT)).toMatchObject({ candidates: [], usage: usage(900, 5), calls: 1 });
   });
 
   it('asks once for a repair after a bad answer, showing the model its answer and the problem', async () => {
