@@ -58,7 +58,7 @@ export default tseslint.config(
   },
   {
     // Decorated Nest classes need their constructor parameter types at run time.
-    files: ['apps/**/*.ts', 'libs/server/**/*.ts', 'libs/db/**/*.ts', 'libs/retrieval/**/*.ts'],
+    files: ['apps/**/*.ts', 'libs/server/**/*.ts', 'libs/db/**/*.ts', 'libs/retrieval/**/*.ts', 'libs/models/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {

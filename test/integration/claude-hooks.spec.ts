@@ -7,7 +7,9 @@ import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { transcriptToEvents } from '@memex/transcript';
 import { insertItem } from '../support/items';
-import { freePort, runCli, type CliRun } from '../support/processes';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { MEMEX_BIN, freePort, runCli, type CliRun } from '../support/processes';
 import { useTestApp } from '../support/use-test-app';
 
 const ctx = useTestApp([IngestApiModule, BrainApiModule]);
@@ -139,6 +141,10 @@ describe('memex hook, with Memex up', () => {
     expect(context(run).additionalContext).toContain('# Project brain');
     expect(context(run).additionalContext).toContain(title);
     expect(context(run).additionalContext.length).toBeLessThanOrEqual(10_000);
+    // Two lines ask the assistant to record what it learns as it goes, with its words as evidence.
+    expect(context(run).additionalContext).toContain(
+      "As you work, record with memex_remember a decision and why, a convention you were given, a bug's cause and fix, or work left open,",
+    );
 
     const firstHalf = transcriptToEvents(session.lines.slice(0, half).join('\n')).length;
     expect(firstHalf).toBeGreaterThan(0);
@@ -204,6 +210,15 @@ describe('memex hook, with Memex up', () => {
     expect(spooled(empty)).toEqual([]);
   });
 
+  it('stands aside when MEMEX_HOOKS=off (the sessions Memex runs itself)', async () => {
+    const own = newSession();
+    writeFileSync(own.transcript, `${own.lines.join('\n')}\n`);
+    const run = await hook(own, 'Stop', { MEMEX_HOOKS: 'off' });
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await storedEvents(own)).toEqual({ total: 0, distinct: 0 });
+    expect(spooled(own)).toEqual([]);
+  });
+
   it('exits 0 with one line on stderr for input it cannot use', async () => {
     const s = newSession();
     const garbage = await runCli(['hook', 'PostToolUse'], env(s), 'not json');
@@ -212,6 +227,102 @@ describe('memex hook, with Memex up', () => {
     const unknown = await runCli(['hook', 'Bogus'], env(s), payload(s, 'Stop'));
     expect(unknown.code).toBe(0);
     expect(unknown.stderr).toMatch(/^memex hook: unknown event "Bogus"/);
+  });
+});
+
+describe('MEMEX_HOOK_REFLECT: the session records what it learned before it stops', () => {
+  const reflect = { MEMEX_HOOK_REFLECT: '1' };
+  /** The session's first prompt and answer, before any tool ran. */
+  const CHAT = (s: Session) =>
+    s.lines.slice(
+      0,
+      s.lines.findIndex((l) => l.includes('"type":"tool_use"')),
+    );
+
+  it('asks once, at the first Stop after an edit, and never while a Stop hook already continues the session', async () => {
+    const s = newSession();
+    writeFileSync(s.transcript, `${CHAT(s).join('\n')}\n`);
+    // Talk alone is no reason to stop the assistant.
+    expect(await hook(s, 'Stop', reflect)).toMatchObject({ code: 0, stdout: '' });
+
+    // The fixture goes on to edit src/cart/discount.ts.
+    writeFileSync(s.transcript, `${s.lines.join('\n')}\n`);
+    const again = await hook(s, 'Stop', reflect, { stop_hook_active: true });
+    expect(again).toMatchObject({ code: 0, stdout: '' });
+    const asked = await hook(s, 'Stop', reflect);
+    expect(asked.code).toBe(0);
+    const output = JSON.parse(asked.stdout) as { decision: string; reason: string };
+    expect(output.decision).toBe('block');
+    expect(output.reason).toMatch(/^Before you stop: record with memex_remember/);
+    // The session was still captured and completed as at every Stop.
+    expect(await completedAt(s)).toBeInstanceOf(Date);
+
+    expect(await hook(s, 'Stop', reflect)).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('never asks without MEMEX_HOOK_REFLECT=1', async () => {
+    const s = newSession();
+    writeFileSync(s.transcript, `${s.lines.join('\n')}\n`);
+    expect(await hook(s, 'Stop')).toMatchObject({ code: 0, stdout: '' });
+  });
+});
+
+describe('memex mcp: a memory is checked against what the session just said', () => {
+  it("sends the project's current session before remembering, so the assistant's newest words count", async () => {
+    const s = newSession();
+    const project = join(s.stateDir, '..', 'project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(s.transcript, `${s.lines.join('\n')}\n`);
+    const overrides = { CLAUDE_PROJECT_DIR: project };
+    expect((await hook(s, 'SessionStart', overrides)).code).toBe(0);
+
+    // The assistant writes a sentence, then calls memex_remember before any hook runs again.
+    const said = 'Legacy discount codes fall back to their flat amount because they carry no rule object.';
+    const line = JSON.parse(s.lines.find((l) => l.includes('"type":"assistant"') && l.includes('"text"'))!) as Record<
+      string,
+      unknown
+    >;
+    appendFileSync(
+      s.transcript,
+      `${JSON.stringify({
+        ...line,
+        uuid: `${s.sessionId.slice(0, 8)}-0000-4000-8000-${String(process.pid).padStart(12, '0')}`,
+        message: { role: 'assistant', content: [{ type: 'text', text: said }] },
+      })}\n`,
+    );
+    const client = new Client({ name: 'memex-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MEMEX_BIN, 'mcp'],
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env(s, overrides) },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const remembered = await client.callTool({
+        name: 'memex_remember',
+        arguments: {
+          type: 'BugFix',
+          title: 'Legacy discount codes have no rule: they use their flat amount',
+          facts: 'applyDiscount falls back to the flat amount for codes without a rule.',
+          quotes: ['fall back to their flat amount because they carry no rule object'],
+        },
+      });
+      expect(remembered.isError).toBeFalsy();
+      const itemId = (remembered.structuredContent as { itemId: string }).itemId;
+      const item = await ctx.database.db
+        .selectFrom('memory_items')
+        .innerJoin('sessions', 'sessions.id', 'memory_items.session_id')
+        .select(['sessions.external_id', 'memory_items.evidence_spans', 'memory_items.confidence'])
+        .where('memory_items.id', '=', itemId)
+        .executeTakeFirstOrThrow();
+      expect(item).toMatchObject({ external_id: s.sessionId, confidence: 0.9 });
+      expect(item.evidence_spans[0]!.quote).toBe('fall back to their flat amount because they carry no rule object');
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { newId } from '@memex/domain';
+import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { MEMEX_BIN } from '../support/processes';
 import { useTestApp } from '../support/use-test-app';
@@ -67,7 +68,11 @@ describe.each([
   const marker = `zq${newId().slice(-8).toLowerCase()}`;
   const title = `Use Postgres advisory locks for hygiene passes (${marker})`;
 
+  // What the assistant said in its session, which Memex captured: the evidence its memory quotes.
+  const said = `Hygiene passes take a Postgres advisory lock per project so two never overlap (${marker}).`;
+
   beforeAll(async () => {
+    await storeEvents(ctx.server.app, ctx.project.projectId, `mcp-${marker}`, [rawEvent('response', said)]);
     client = await connect(transport());
   }, 30_000);
   afterAll(async () => {
@@ -96,6 +101,7 @@ describe.each([
         facts: `Hygiene passes take a Postgres advisory lock per project so two never overlap (${marker}).`,
         rationale: 'Replicas of the worker must not apply one project twice.',
         files: ['apps/hygiene-worker/src/hygiene-pass.service.ts'],
+        quotes: [`take a Postgres advisory lock per project so two never overlap (${marker})`],
       },
     });
     expect(remembered.isError).toBeFalsy();
@@ -145,14 +151,26 @@ describe.each([
   });
 
   it('answers bad arguments with tool errors that say what to fix', async () => {
+    const quotes = ['a quote of twelve or more characters'];
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ['memex_search', { query: '' }, /Input validation error.*query/s],
       ['memex_search', { query: 'word '.repeat(40) }, /VALIDATION_FAILED: query: at most 32 words/],
-      ['memex_remember', { type: 'Bogus', title: 't', facts: 'f' }, /Input validation error.*type/s],
-      ['memex_remember', { type: 'Decision', title: 't' }, /Input validation error.*facts/s],
+      ['memex_remember', { type: 'Bogus', title: 't', facts: 'f', quotes }, /Input validation error.*type/s],
+      ['memex_remember', { type: 'Decision', title: 't', quotes }, /Input validation error.*facts/s],
+      ['memex_remember', { type: 'Decision', title: 't', facts: 'f' }, /Input validation error.*quotes/s],
       [
         'memex_remember',
-        { type: 'CodeMapNode', title: 'Route: /settings', facts: 'f' },
+        { type: 'Decision', title: 't', facts: 'f', quotes: ['too short'] },
+        /Input validation error.*quotes/s,
+      ],
+      [
+        'memex_remember',
+        { type: 'Decision', title: 'Made up', facts: 'Never said.', quotes: ['words nobody said in this project'] },
+        /EVIDENCE_NOT_FOUND: none of the quotes stands verbatim/,
+      ],
+      [
+        'memex_remember',
+        { type: 'CodeMapNode', title: 'Route: /settings', facts: 'f', quotes },
         /must be one of Decision, Convention, BugFix, Todo, ArchitectureNote, ImplementationFact \(CodeMapNode items come from code scans\)/,
       ],
       ['memex_get_memory', { tokenBudget: 10 }, /Input validation error.*tokenBudget/s],

@@ -9,6 +9,7 @@ import { McpController } from './mcp/mcp.controller';
 import { ProjectMemoryFactory } from './mcp/project-memory';
 import { MemoryItemsController } from './memory-items.controller';
 import { ProjectsController } from './projects.controller';
+import { RememberController } from './remember.controller';
 import { QueueBoard } from './queue-board';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
@@ -27,6 +28,7 @@ import { RevisionCache } from './revision-cache';
   controllers: [
     BrainController,
     MemoryItemsController,
+    RememberController,
     HygieneController,
     SearchController,
     McpController,

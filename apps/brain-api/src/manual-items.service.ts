@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { MemoryItemAdminRepository } from '@memex/db';
-import type { CreateItemBody, MemoryItem } from '@memex/domain';
-import { dedupHintFor, schemaKeyFor } from '@memex/enrichment';
+import { MemoryItemAdminRepository, QuoteRepository } from '@memex/db';
+import { DomainError, type CreateItemBody, type MemoryItem, type RememberBody } from '@memex/domain';
+import { dedupHintFor, normalizeWhitespace, schemaKeyFor } from '@memex/enrichment';
 import { RevisionCache } from './revision-cache';
 
-/** Items written by a person or an assistant (the API and MCP's memex_remember), not extracted. */
+/** An assistant's own memories: confident (it stated them and the words check out), never displaced by extraction. */
+const REMEMBERED = { confidence: 0.9, salience: 1 } as const;
+
+/** Items written by a person (the API) or an assistant (MCP's memex_remember), not extracted. */
 @Injectable()
 export class ManualItemService {
   constructor(
     private readonly items: MemoryItemAdminRepository,
+    private readonly quotes: QuoteRepository,
     private readonly revisions: RevisionCache,
   ) {}
 
-  async create(projectId: string, body: CreateItemBody, who: { actor: string; reason: string }): Promise<MemoryItem> {
+  async create(
+    projectId: string,
+    body: CreateItemBody & { sessionId?: string; salience?: number },
+    who: { actor: string; reason: string },
+  ): Promise<MemoryItem> {
     const item = await this.items.create(
       projectId,
       {
@@ -24,5 +32,36 @@ export class ManualItemService {
     );
     this.revisions.forget(projectId);
     return item;
+  }
+
+  /**
+   * A memory an assistant recorded, kept only with the words that show it: each quote must
+   * stand verbatim (whitespace folded) in an event of the project's recent sessions, the check
+   * every extracted item passes. The item belongs to the session those words came from.
+   */
+  async remember(projectId: string, body: RememberBody): Promise<MemoryItem> {
+    const quotes = [...new Set(body.quotes.map(normalizeWhitespace))];
+    const found = await this.quotes.find(projectId, quotes);
+    if (found.length === 0) {
+      throw new DomainError(
+        'EVIDENCE_NOT_FOUND',
+        "none of the quotes stands verbatim in this project's recent sessions: quote your own words or the person's exactly, as they were said",
+        { quotes: quotes.length },
+      );
+    }
+    const { quotes: _quotes, ...content } = body;
+    return this.create(
+      projectId,
+      {
+        ...content,
+        impact: null,
+        tags: [],
+        importance: body.type === 'Decision' || body.type === 'Convention' ? 4 : 3,
+        ...REMEMBERED,
+        evidence: found.map((f) => ({ eventId: f.eventId, quote: f.quote })),
+        sessionId: found[0]!.sessionId,
+      },
+      { actor: 'mcp', reason: `remembered by an assistant (${found.length} of ${quotes.length} quotes found)` },
+    );
   }
 }

@@ -51,7 +51,7 @@ export function httpMemory(http: MemexHttp): MemoryPort {
           ...(input.includeRecent !== undefined ? { includeRecent: input.includeRecent } : {}),
         },
       }),
-    remember: (input) => post<ItemView>('/api/v2/memory-items', input),
+    remember: (input) => post<ItemView>('/api/v2/memories', input),
     getItem: async (itemId) =>
       (await get<{ item: ItemView }>(`/api/v2/memory-items/${encodeURIComponent(itemId)}`)).item,
     decisions: async () =>

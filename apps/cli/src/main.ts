@@ -33,6 +33,8 @@ function readStdin(timeoutMs: number): Promise<string> {
  * in the spool by then.
  */
 async function hook(event: string | undefined, context: CliContext): Promise<number> {
+  // A session Memex itself runs (the claude-code engine) must not be captured as one of the project's.
+  if (process.env.MEMEX_HOOKS === 'off') return 0;
   const config = hookConfig(process.env);
   const deadline = performance.timeOrigin + config.budgetMs;
   // The budget is at most 1.8 s, so this is never later than bin/memex's own stop at 1.95 s.
@@ -61,7 +63,12 @@ export const COMMANDS_USAGE = `  init [--write] [--dir <project>]
         Claude Code hooks and MCP server for a project
   hook <SessionStart|UserPromptSubmit|PostToolUse|PreCompact|Stop|SessionEnd>
         a Claude Code hook: payload on stdin (installed by init)
-  mcp   the MCP server on stdio (installed by init)`;
+  mcp   the MCP server on stdio (installed by init)
+  status [--json]
+        the server, the project's sessions and items, the last enrichment, model spend today
+  doctor [--json]
+        ask the configured enrichment engine one tiny question (its environment, as the
+        worker's): the model, the output mode it takes, the latency`;
 
 /** The commands that need the TypeScript libraries; bin/memex hands them over. Resolves to an exit code. */
 export async function main(argv: string[], context: CliContext): Promise<number | undefined> {
@@ -85,6 +92,16 @@ export async function main(argv: string[], context: CliContext): Promise<number 
     }
     const { runInit } = await import('./init');
     return runInit({ dir, write, bin: context.bin, connection, out: (line) => process.stdout.write(`${line}\n`) });
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  if (command === 'status') {
+    const { runStatus } = await import('./status');
+    return runStatus(connection, rest.includes('--json'), out);
+  }
+  if (command === 'doctor') {
+    // Loaded only here: the model clients are for the doctor, never for a hook.
+    const { runDoctor } = await import('./doctor');
+    return runDoctor(rest.includes('--json'), out);
   }
   process.stderr.write(`memex: unknown command ${command}\n${COMMANDS_USAGE}\n`);
   return 2;

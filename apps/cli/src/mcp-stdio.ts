@@ -1,6 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMemexMcpServer } from '@memex/mcp';
 import type { Connection } from './connection';
+import { flushCurrentSession } from './hook/flush-session';
+import { hookConfig } from './hook/hook-config';
 import { httpMemory } from './http-memory';
 import { MemexHttp } from './memex-http';
 
@@ -10,10 +12,22 @@ import { MemexHttp } from './memex-http';
  * tool then says how to configure one, which beats a server the client shows as broken.
  */
 export async function serveMcpOnStdio(connection: Connection): Promise<void> {
-  const server = createMemexMcpServer(httpMemory(new MemexHttp(connection)), {
-    onInternalError: (error, operation) =>
-      process.stderr.write(`memex mcp: ${operation} failed: ${(error as Error)?.message ?? String(error)}\n`),
-  });
+  const http = new MemexHttp(connection);
+  const memory = httpMemory(http);
+  const server = createMemexMcpServer(
+    {
+      ...memory,
+      // Its quotes are checked against the session: what the assistant just wrote must be there first.
+      remember: async (input) => {
+        await flushCurrentSession(connection, http, hookConfig(process.env)).catch(() => undefined);
+        return memory.remember(input);
+      },
+    },
+    {
+      onInternalError: (error, operation) =>
+        process.stderr.write(`memex mcp: ${operation} failed: ${(error as Error)?.message ?? String(error)}\n`),
+    },
+  );
   if (!connection.apiKey) process.stderr.write('memex mcp: no API key configured (MEMEX_API_KEY)\n');
   await server.connect(new StdioServerTransport());
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Config } from '@memex/config';
 import { ModelUsageRepository } from '@memex/db';
 import {
@@ -16,7 +16,7 @@ import {
   type TokenUsage,
 } from '@memex/enrichment';
 import { CONFIG, throttledWarning } from '@memex/server';
-import { modelEngine } from './engines/model-engine';
+import { modelEngine } from '@memex/models';
 import { EnrichmentMetrics } from './enrichment.metrics';
 
 /** Why a window a model would have read went to the local engine instead. */
@@ -37,7 +37,7 @@ export function utcDay(date: Date): string {
  * engine to read the window instead of the job failing.
  */
 @Injectable()
-export class ModelReader {
+export class ModelReader implements OnModuleInit {
   readonly engine: LlmEngine | undefined;
   private readonly logger = new Logger(ModelReader.name);
   private readonly unavailable = throttledWarning(this.logger, 'the model could not be used; the local engine reads');
@@ -48,6 +48,14 @@ export class ModelReader {
     @Inject(CONFIG) private readonly config: Config,
   ) {
     this.engine = modelEngine(config);
+  }
+
+  /** Says at start which engine reads sessions; `memex doctor` asks it a question when a person wants to know more. */
+  onModuleInit(): void {
+    this.logger.log(
+      this.engine ? { engine: this.engine.name, model: this.engine.model } : { engine: 'local' },
+      'enrichment engine',
+    );
   }
 
   async read(

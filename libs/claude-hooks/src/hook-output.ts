@@ -15,7 +15,8 @@ export function fitContext(text: string): string {
 /**
  * The hook's stdout: JSON with `hookSpecificOutput.additionalContext`, the documented way for
  * SessionStart and UserPromptSubmit to add context. No `decision` key: anything but "block" there
- * fails Claude Code's output validation and drops the context.
+ * fails Claude Code's output validation and drops the context (the Stop hook's reflection is the
+ * one "block" Memex sends).
  */
 export function additionalContextOutput(event: HookEvent, context: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: fitContext(context) } });

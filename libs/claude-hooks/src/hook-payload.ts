@@ -32,6 +32,8 @@ export const hookPayloadSchema = z.looseObject({
   cwd: z.string().optional().nullable(),
   prompt: z.string().optional().nullable(),
   source: z.string().optional().nullable(),
+  /** Stop: Claude is already continuing because a Stop hook asked it to. */
+  stop_hook_active: z.boolean().optional().nullable(),
 });
 export type HookPayload = z.infer<typeof hookPayloadSchema>;
 

@@ -12,6 +12,7 @@ export * from './repositories/memory-item.repository';
 export * from './repositories/model-usage.repository';
 export * from './repositories/project-status.repository';
 export * from './repositories/project.repository';
+export * from './repositories/quote.repository';
 export * from './repositories/raw-event.repository';
 export * from './repositories/search.repository';
 export * from './repositories/session.repository';

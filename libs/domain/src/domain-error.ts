@@ -23,6 +23,8 @@ export const DOMAIN_ERROR_STATUS = {
   CHANGE_NOT_REVERTIBLE: 409,
   ITEM_CHANGED_SINCE: 409,
   INPUT_REQUIRED: 422,
+  /** An assistant's memory whose quotes are not in what Memex captured of its sessions. */
+  EVIDENCE_NOT_FOUND: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNSUPPORTED_CONTENT_ENCODING: 415,

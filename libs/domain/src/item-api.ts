@@ -81,6 +81,24 @@ export const createItemBodySchema = z.strictObject({
 });
 export type CreateItemBody = z.infer<typeof createItemBodySchema>;
 
+/** The fewest characters a quote must have to count as evidence (as for every engine). */
+export const MIN_QUOTE_CHARS = 12;
+
+/**
+ * What an assistant records with `memex_remember` (`POST /api/v2/memories`): a memory and the
+ * verbatim words of the session that show it, its own or the person's, checked against the
+ * session as Memex captured it like any extracted item's evidence.
+ */
+export const rememberBodySchema = z.strictObject({
+  type: authoredItemTypeSchema,
+  title: titleSchema,
+  facts: factsSchema,
+  rationale: rationaleSchema.optional().default(null),
+  files: filesSchema.optional().default([]),
+  quotes: z.array(z.string().trim().min(MIN_QUOTE_CHARS).max(2000)).min(1).max(5),
+});
+export type RememberBody = z.infer<typeof rememberBodySchema>;
+
 export const bulkItemsBodySchema = z.strictObject({
   ids: z.array(ulidSchema).min(1).max(500),
   action: z.enum(ITEM_ACTIONS),

@@ -21,8 +21,9 @@ const INSTRUCTIONS = [
   "Memex is this project's long-term memory: decisions, conventions, bug fixes, todos and",
   'architecture notes gathered from earlier sessions.',
   'Use memex_search or memex_context_pack before changing unfamiliar code, and memex_get_item',
-  'for the full text of a result. Record a decision, convention or fix worth keeping with',
-  'memex_remember. memex_get_memory returns the whole project brain.',
+  'for the full text of a result. Record a decision, convention, fix or open work worth keeping',
+  "with memex_remember, quoting your own words or the person's exactly (Memex checks the quotes",
+  'against the session). memex_get_memory returns the whole project brain.',
 ].join(' ');
 
 export interface MemexMcpOptions {
@@ -112,7 +113,8 @@ export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOption
     'memex_remember',
     {
       title: 'Remember',
-      description: 'Record a memory item by hand (a decision, convention, fix, todo or note) for later sessions.',
+      description:
+        "Record a memory for later sessions (a decision and why, a convention, a bug's cause and fix, open work), with verbatim quotes of this session that show it.",
       inputSchema: rememberInput,
     },
     tool('memex_remember', async (args: Parameters<MemoryPort['remember']>[0]) => {

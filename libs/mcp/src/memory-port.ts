@@ -42,6 +42,8 @@ export interface RememberInput {
   facts: string;
   rationale?: string;
   files?: string[];
+  /** Words of the session, the assistant's own or the person's, verbatim: the item's evidence. */
+  quotes: string[];
 }
 
 /** A value as JSON carries it: dates become ISO strings. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUTHORED_ITEM_TYPES, ITEM_LIMITS, ITEM_TYPES, authoredItemTypeSchema } from '@memex/domain';
+import { AUTHORED_ITEM_TYPES, ITEM_LIMITS, ITEM_TYPES, MIN_QUOTE_CHARS, authoredItemTypeSchema } from '@memex/domain';
 
 /**
  * Tool arguments as zod raw shapes (the SDK publishes them as JSON Schema and validates calls
@@ -37,6 +37,13 @@ export const rememberInput = {
     .max(ITEM_LIMITS.files)
     .optional()
     .describe('Project-relative paths the memory is about.'),
+  quotes: z
+    .array(z.string().trim().min(MIN_QUOTE_CHARS).max(2000))
+    .min(1)
+    .max(5)
+    .describe(
+      "1-5 verbatim quotes from this session that show it: your own words or the person's, copied exactly (at least 12 characters each). Memex checks them against the session.",
+    ),
 };
 
 export const getItemInput = {

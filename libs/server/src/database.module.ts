@@ -14,6 +14,7 @@ import {
   PG_POOL,
   ProjectRepository,
   ProjectStatusRepository,
+  QuoteRepository,
   RawEventRepository,
   SearchRepository,
   SessionRepository,
@@ -26,6 +27,7 @@ import { throttledWarning } from './connection-errors';
 const REPOSITORIES = [
   ProjectRepository,
   ProjectStatusRepository,
+  QuoteRepository,
   SessionRepository,
   RawEventRepository,
   MemoryItemRepository,

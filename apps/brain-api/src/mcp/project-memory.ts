@@ -4,9 +4,9 @@ import {
   DomainError,
   brainQuerySchema,
   contextPackBodySchema,
-  createItemBodySchema,
   itemParamsSchema,
   parseOrThrow,
+  rememberBodySchema,
   searchQuerySchema,
 } from '@memex/domain';
 import { DECISIONS_SHOWN, memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
@@ -84,12 +84,8 @@ export class ProjectMemoryFactory {
         }),
       remember: (input) =>
         answer(async () => {
-          const body = parseOrThrow(createItemBodySchema, input);
-          const item = await this.manual.create(projectId, body, {
-            actor: 'mcp',
-            reason: 'remembered by an assistant',
-          });
-          return asJson<ItemView>(item);
+          const body = parseOrThrow(rememberBodySchema, input);
+          return asJson<ItemView>(await this.manual.remember(projectId, body));
         }, 'write'),
       getItem: (itemId) =>
         answer(async () => {

@@ -1,4 +1,5 @@
 import { completesSession, eventsOfLines, toBatches, type HookEvent, type HookPayload } from '@memex/claude-hooks';
+import type { RawEventInput } from '@memex/domain';
 import type { Spool } from './spool';
 import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
 
@@ -18,9 +19,9 @@ export async function captureTranscript(
   payload: HookPayload,
   spool: Spool,
   stateDir: string,
-): Promise<{ events: number; dropped: number }> {
+): Promise<{ events: RawEventInput[]; dropped: number }> {
   const sessionId = payload.session_id;
-  let events = 0;
+  let events: RawEventInput[] = [];
   let dropped = 0;
   if (payload.transcript_path) {
     const cursor = await loadCursor(stateDir, sessionId, payload.transcript_path);
@@ -29,7 +30,7 @@ export async function captureTranscript(
     for (const batch of toBatches(read.events, BATCH_LIMITS)) {
       await spool.add({ kind: 'events', sessionId, ...(read.branch ? { branch: read.branch } : {}), events: batch });
     }
-    events = read.events.length;
+    events = read.events;
     dropped = read.dropped;
     if (offset !== cursor.offset || inode !== cursor.inode) {
       await saveCursor(stateDir, sessionId, {

@@ -10,6 +10,8 @@ export interface HookConfig {
   contextTokens: number;
   /** Transcript offsets and the spool of unsent batches. */
   stateDir: string;
+  /** MEMEX_HOOK_REFLECT=1: once a session, after real work, Stop asks the assistant to record what it learned. */
+  reflect: boolean;
 }
 
 /** Leaves room under 2 s for the hard stop and the process's own exit. */
@@ -31,5 +33,6 @@ export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
     brainTokens: int(env.MEMEX_HOOK_BRAIN_TOKENS, 2000, 500, 2500),
     contextTokens: int(env.MEMEX_HOOK_CONTEXT_TOKENS, 600, 0, 2500),
     stateDir: env.MEMEX_HOOK_STATE_DIR || join(stateHome, 'memex'),
+    reflect: env.MEMEX_HOOK_REFLECT === '1',
   };
 }

@@ -2,7 +2,9 @@ import { parseHookPayload, type HookEvent } from '@memex/claude-hooks';
 import type { Connection } from '../connection';
 import { MemexHttp } from '../memex-http';
 import { captureTranscript } from './capture';
+import { noteCurrentSession, projectDir } from './current-session';
 import { deliverSpool } from './deliver';
+import { trackWork } from './session-work';
 import type { HookConfig } from './hook-config';
 import { sessionContext } from './session-context';
 import { Spool } from './spool';
@@ -34,6 +36,8 @@ export async function runHook(
   const http = new MemexHttp(connection);
 
   const captured = await captureTranscript(event, payload, spool, config.stateDir);
+  await noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload);
+  const reflection = await trackWork(config.stateDir, event, payload, captured.events, config.reflect);
   const [delivery, context] = await Promise.all([
     deliverSpool(spool, http, remaining),
     sessionContext(event, payload, http, config, remaining),
@@ -49,8 +53,9 @@ export async function runHook(
   }
   if (context.problem && context.problem !== delivery.problem) problems.push(context.problem);
   if (captured.dropped) problems.push(`${captured.dropped} transcript event(s) ingest would refuse were skipped`);
+  const stdout = reflection ?? context.stdout;
   return {
-    ...(context.stdout ? { stdout: context.stdout } : {}),
+    ...(stdout ? { stdout } : {}),
     ...(problems.length ? { stderr: `memex hook ${event}: ${problems.join('; ')}` } : {}),
   };
 }

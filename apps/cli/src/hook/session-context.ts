@@ -5,8 +5,11 @@ import { HttpFailure, type MemexHttp } from '../memex-http';
 import { readJson, writeAtomically } from './atomic-file';
 import type { HookConfig } from './hook-config';
 
-const BRAIN_PREFACE =
-  'Project memory from Memex: what earlier sessions of this project established. The memex MCP tools search it and record new items.';
+const BRAIN_PREFACE = [
+  'Project memory from Memex: what earlier sessions of this project established. The memex MCP tools search it and record new items.',
+  "As you work, record with memex_remember a decision and why, a convention you were given, a bug's cause and fix, or work left open,",
+  "with quotes of your own words or the person's (Memex checks them against this session).",
+].join('\n');
 const PACK_PREFACE = 'Memex memory relevant to this prompt:';
 /** A pack that missed the budget once would likely miss it again: prompts skip it for a while. */
 const PACK_PAUSE_MS = 10 * 60_000;

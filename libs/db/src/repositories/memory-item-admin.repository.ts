@@ -224,7 +224,13 @@ export class MemoryItemAdminRepository {
 
   async create(
     projectId: string,
-    body: CreateItemBody & { schemaKey: string; dedupHint: string | null },
+    body: CreateItemBody & {
+      schemaKey: string;
+      dedupHint: string | null;
+      /** The session whose words show it (an assistant's memory); items a person wrote have none. */
+      sessionId?: string;
+      salience?: number;
+    },
     who: { actor: string; reason: string | null },
   ): Promise<MemoryItem> {
     return this.db.transaction().execute(async (trx) => {
@@ -247,7 +253,8 @@ export class MemoryItemAdminRepository {
           dedup_hint: body.dedupHint,
           tags: body.tags,
           importance: body.importance,
-          session_id: MANUAL_SESSION_ID,
+          session_id: body.sessionId ?? MANUAL_SESSION_ID,
+          salience: body.salience ?? null,
           updated_at: new Date(),
         })
         .returningAll()

@@ -1,0 +1,17 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { rememberBodySchema, type RememberBody } from '@memex/domain';
+import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
+import { ManualItemService } from './manual-items.service';
+
+/** What an assistant records as it works (MCP's memex_remember over HTTP), with the words that show it. */
+@Controller('api/v2/memories')
+@UseGuards(ProjectKeyGuard)
+export class RememberController {
+  constructor(private readonly manual: ManualItemService) {}
+
+  @Post()
+  @HttpCode(201)
+  remember(@ProjectId() projectId: string, @Body(new ZodPipe(rememberBodySchema)) body: RememberBody) {
+    return this.manual.remember(projectId, body);
+  }
+}

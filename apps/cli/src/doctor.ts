@@ -1,0 +1,35 @@
+import { Logger } from '@nestjs/common';
+import { ConfigError, loadConfig } from '@memex/config';
+import { checkEngine, type EngineCheck } from '@memex/models';
+
+export function doctorLines(check: EngineCheck): string[] {
+  if (check.engine === 'local')
+    return ['engine: local (no model: sessions are read by Memex itself; nothing to check)'];
+  const head = `engine: ${check.engine}, model ${check.model} at ${check.target}`;
+  if (!check.ok) return [head, `check: FAILED after ${check.ms} ms: ${check.problem}`];
+  const tokens = check.usage ? `, ${check.usage.totalTokens} tokens` : '';
+  const cost = check.usage?.costUsd !== undefined ? `, $${check.usage.costUsd.toFixed(4)}` : '';
+  return [head, `check: ok in ${check.ms} ms${check.mode ? `, output mode ${check.mode}` : ''}${tokens}${cost}`];
+}
+
+/**
+ * `memex doctor [--json]`: reads the configuration as the worker does (its environment) and
+ * asks the configured engine one tiny question, as enrichment would: which output mode it
+ * takes, the model, the latency.
+ */
+export async function runDoctor(json: boolean, out: (line: string) => void): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`memex doctor: ${error.message}\n`);
+    return 2;
+  }
+  // The clients log for a server; a person reads the doctor's own lines.
+  Logger.overrideLogger(false);
+  const check = await checkEngine(config);
+  if (json) out(JSON.stringify(check, null, 2));
+  else doctorLines(check).forEach((line) => out(line));
+  return check.ok ? 0 : 1;
+}
