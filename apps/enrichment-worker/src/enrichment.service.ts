@@ -1,13 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import {
-  EnrichmentRepository,
-  MemoryItemRepository,
-  NO_COUNTS,
-  WINDOW_COUNTS,
-  type VerifiedItem,
-  type WindowCounts,
-} from '@memex/db';
+import { EnrichmentRepository, MemoryItemRepository, NO_COUNTS, WINDOW_COUNTS, type WindowCounts } from '@memex/db';
 import {
   EvidenceIndex,
   currentTurn,
@@ -18,6 +11,7 @@ import {
   type EngineName,
   type EngineOutput,
   type RejectReason,
+  type VerifiedItem,
 } from '@memex/enrichment';
 import { CONFIG } from '@memex/server';
 import { EnrichmentMetrics } from './enrichment.metrics';

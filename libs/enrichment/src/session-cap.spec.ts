@@ -22,8 +22,12 @@ describe('planSessionCap', () => {
     expect(planSessionCap([], [0.5, 0.5, 0.5], 2)).toEqual({ admitted: [0, 1], displaced: [] });
   });
 
-  it('keeps everything with a cap of 0', () => {
-    expect(planSessionCap(held, [0.1], 0)).toEqual({ admitted: [0], displaced: [] });
+  it('keeps everything with unlimited room', () => {
+    expect(planSessionCap(held, [0.1], Infinity)).toEqual({ admitted: [0], displaced: [] });
+  });
+
+  it('admits nothing and displaces everything held with no room', () => {
+    expect(planSessionCap(held, [0.99], 0)).toEqual({ admitted: [], displaced: ['a', 'b'] });
   });
 });
 

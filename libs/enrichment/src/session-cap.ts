@@ -22,19 +22,19 @@ export function salienceOf(candidate: Pick<CandidateItem, 'salience' | 'importan
 }
 
 /**
- * A session keeps its `cap` most salient items, so the store holds the few things worth
+ * A session keeps its `room` most salient items, so the store holds the few things worth
  * knowing, however long the session ran: new candidates compete with the items the session
- * already holds, and whatever ranks below the cap is not written (a new candidate) or is
- * archived (an item it held). Ties keep what is already stored. A cap of 0 keeps everything.
+ * already holds, and whatever ranks below the room is not written (a new candidate) or is
+ * archived (an item it held). Ties keep what is already stored. `Infinity` keeps everything.
  */
-export function planSessionCap(held: readonly HeldItem[], incoming: readonly number[], cap: number): CapPlan {
-  if (cap <= 0) return { admitted: incoming.map((_, i) => i), displaced: [] };
+export function planSessionCap(held: readonly HeldItem[], incoming: readonly number[], room: number): CapPlan {
+  if (room === Infinity) return { admitted: incoming.map((_, i) => i), displaced: [] };
   const ranked = [
     ...held.map((h, order) => ({ salience: h.salience, held: true, order, id: h.id, index: -1 })),
     ...incoming.map((salience, index) => ({ salience, held: false, order: index, id: '', index })),
   ].sort((a, b) => b.salience - a.salience || Number(b.held) - Number(a.held) || a.order - b.order);
-  const kept = ranked.slice(0, cap);
-  const dropped = ranked.slice(cap);
+  const kept = ranked.slice(0, room);
+  const dropped = ranked.slice(room);
   return {
     admitted: kept
       .filter((r) => !r.held)

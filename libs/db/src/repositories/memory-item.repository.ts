@@ -6,20 +6,22 @@ import {
   distinctSpans,
   newId,
   transition,
-  type EvidenceSpan,
   type ItemStatus,
+  type ItemType,
 } from '@memex/domain';
-import { decideMerge, planSessionCap, salienceOf, type CandidateItem, type ExistingHint } from '@memex/enrichment';
+import {
+  planWindow,
+  restsOnRejected,
+  salienceOf,
+  type ExistingHint,
+  type StoredItem,
+  type VerifiedItem,
+} from '@memex/enrichment';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { recordHistory } from './item-history';
 import { lockProjectItems } from './item-rows';
 import { bumpRevision } from './revision';
-
-export interface VerifiedItem {
-  candidate: CandidateItem;
-  spans: EvidenceSpan[];
-}
 
 export interface WindowWrite {
   projectId: string;
@@ -65,6 +67,16 @@ export type WindowResult = { raced: true } | ({ raced: false; itemIds: string[] 
 
 type Row = Selectable<MemoryItemsTable>;
 
+function existingOf(row: Row): StoredItem {
+  return {
+    id: row.id,
+    type: row.type as ItemType,
+    status: row.status as ItemStatus,
+    facts: row.facts,
+    confidence: row.confidence,
+  };
+}
+
 @Injectable()
 export class MemoryItemRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
@@ -104,63 +116,36 @@ export class MemoryItemRepository {
         .executeTakeFirst();
       if (!session || session.enrichment_cursor !== write.expectedCursor) return { raced: true };
 
-      let created = 0;
-      let reinforced = 0;
-      let superseded = 0;
-      let capped = 0;
-      let displaced = 0;
+      const counts: WindowCounts = { ...NO_COUNTS };
       const itemIds: string[] = [];
-      const retracted = write.retracted.length > 0 ? await this.retract(trx, write) : 0;
+      counts.retracted = write.retracted.length > 0 ? await this.retract(trx, write) : 0;
       if (write.items.length > 0) {
         await lockProjectItems(trx, write.projectId);
         const live = await this.liveByHint(trx, write.projectId, [
           ...new Set(write.items.map((i) => i.candidate.dedupHint)),
         ]);
-        const decided = write.items.map((item) => {
-          const target = live.get(item.candidate.dedupHint);
-          return {
-            item,
-            target,
-            decision: decideMerge(
-              item.candidate,
-              target && {
-                id: target.id,
-                type: target.type as never,
-                status: target.status as ItemStatus,
-                facts: target.facts,
-                confidence: target.confidence,
-              },
-            ),
-          };
+        const plan = planWindow({
+          items: write.items,
+          live: new Map([...live].map(([hint, row]) => [hint, existingOf(row)])),
+          held: await this.sessionSaliences(trx, write.projectId, write.sessionId),
+          cap: write.sessionCap,
         });
-        // Only new items take room: a reinforcement or a replacement adds none.
-        const fresh = decided.filter((d) => d.decision.action === 'create');
-        const plan = planSessionCap(
-          await this.sessionSaliences(trx, write.projectId, write.sessionId),
-          fresh.map((d) => salienceOf(d.item.candidate)),
-          write.sessionCap,
-        );
-        const admitted = new Set(plan.admitted.map((i) => fresh[i]!));
-        capped = fresh.length - admitted.size;
-        for (const id of plan.displaced) if (await this.displace(trx, id, write)) displaced += 1;
-        for (const entry of decided) {
-          const { item, target, decision } = entry;
-          if (decision.action === 'create' && !admitted.has(entry)) continue;
-          if (decision.action === 'reinforce') {
-            const row = await this.reinforce(trx, target!, item, decision.confidence, write);
-            live.set(row.dedup_hint!, row);
+        const rows = new Map([...live.values()].map((r) => [r.id, r]));
+        counts.capped = plan.capped;
+        for (const id of plan.displaced) if (await this.displace(trx, id, write)) counts.displaced += 1;
+        for (const step of plan.steps) {
+          if (step.action === 'reinforce') {
+            const row = await this.reinforce(trx, rows.get(step.target)!, step.item, step.confidence, write);
             itemIds.push(row.id);
-            reinforced += 1;
-          } else {
-            const row = await this.insert(trx, item, write);
-            if (decision.action === 'supersede') {
-              await this.supersede(trx, target!, row.id, write);
-              superseded += 1;
-            }
-            live.set(row.dedup_hint!, row);
-            itemIds.push(row.id);
-            created += 1;
+            counts.reinforced += 1;
+            continue;
           }
+          const row = await this.insert(trx, step.item, write);
+          if (step.action === 'supersede' && (await this.supersede(trx, rows.get(step.target)!, row.id, write))) {
+            counts.superseded += 1;
+          }
+          itemIds.push(row.id);
+          counts.created += 1;
         }
       }
 
@@ -169,8 +154,8 @@ export class MemoryItemRepository {
         .set({ enrichment_cursor: write.newCursor })
         .where('id', '=', write.sessionId)
         .execute();
-      if (itemIds.length > 0 || displaced > 0 || retracted > 0) await bumpRevision(trx, write.projectId);
-      return { raced: false, created, reinforced, superseded, capped, displaced, retracted, itemIds };
+      if (itemIds.length > 0 || counts.displaced > 0 || counts.retracted > 0) await bumpRevision(trx, write.projectId);
+      return { raced: false, ...counts, itemIds };
     });
   }
 
@@ -202,6 +187,7 @@ export class MemoryItemRepository {
       .where('salience', 'is not', null)
       .where('status', 'in', ['active', 'stale'])
       .orderBy('created_at', 'asc')
+      .forUpdate()
       .execute();
     return rows.map((r) => ({ id: r.id, salience: r.salience! }));
   }
@@ -216,20 +202,21 @@ export class MemoryItemRepository {
     );
   }
 
-  /** The session's extracted live items whose evidence is all in rejected events, archived. */
+  /** The session's extracted live items resting on a conclusion the person rejected, archived. */
   private async retract(trx: Transaction<DB>, write: WindowWrite): Promise<number> {
     await lockProjectItems(trx, write.projectId);
     const rows = await trx
       .selectFrom('memory_items')
-      .select('id')
+      .select(['id', 'evidence_spans'])
       .where('project_id', '=', write.projectId)
       .where('session_id', '=', write.sessionId)
       .where('salience', 'is not', null)
       .where('status', 'in', ['active', 'stale'])
-      .where(sql<boolean>`evidence_refs <@ ${sql.val([...write.retracted])}::text[]`)
+      .where(sql<boolean>`evidence_refs && ${sql.val([...write.retracted])}::text[]`)
       .execute();
+    const rejected = new Set(write.retracted);
     let archived = 0;
-    for (const { id } of rows) {
+    for (const { id } of rows.filter((r) => restsOnRejected(r.evidence_spans, rejected))) {
       if (await this.archive(trx, id, write, 'the person rejected the conclusion it rests on in the next prompt')) {
         archived += 1;
       }
@@ -346,8 +333,8 @@ export class MemoryItemRepository {
     return row;
   }
 
-  private async supersede(trx: Transaction<DB>, target: Row, newId_: string, write: WindowWrite): Promise<void> {
-    if (!transition(target.status as ItemStatus, 'superseded').ok) return;
+  private async supersede(trx: Transaction<DB>, target: Row, newId_: string, write: WindowWrite): Promise<boolean> {
+    if (!transition(target.status as ItemStatus, 'superseded').ok) return false;
     const row = await trx
       .updateTable('memory_items')
       .set({ status: 'superseded', superseded_by: newId_, updated_at: new Date() })
@@ -355,5 +342,6 @@ export class MemoryItemRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     await this.history(trx, write, row.id, 'superseded', target, row, `replaced by ${newId_} (content changed)`);
+    return true;
   }
 }

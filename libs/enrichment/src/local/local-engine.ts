@@ -15,6 +15,7 @@ import { fromCompaction } from './compaction';
 import { dialogueChoices } from './dialogue';
 import { propose, type Proposal } from './proposal';
 import { fromTurn } from './turn-notes';
+import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
 import { workarounds } from './workarounds';
@@ -128,7 +129,7 @@ export function readWindow(
   });
   proposals.push(...workarounds(events));
   for (const event of events) proposals.push(...fromCompaction(event));
-  const standing = (p: Proposal) => p.candidate.evidence.some((e) => !rejected.has(e.eventId));
+  const standing = (p: Proposal) => !restsOnRejected(p.candidate.evidence, rejected);
   const kept = ranked(tags);
   const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE && standing(p)));
   return {
