@@ -13,6 +13,7 @@ import {
   migrateToLatest,
 } from '@memex/db';
 import { JOBS, QUEUES } from '@memex/queue';
+import { readWindow, type EngineEvent } from '@memex/enrichment';
 import { transcriptToEvents } from '@memex/transcript';
 import { fmt, summarize } from '../support/stats';
 import { freePort, purgePrefix, startAllInOne } from '../support/server-process';
@@ -187,7 +188,45 @@ async function lag(debounceMs: string): Promise<void> {
   }
 }
 
+/**
+ * Part C: the local engine on the largest hostile event contents (100 KB, the ingest limit).
+ * Patterns that rescan text from each character make these take tens of seconds; the goal is
+ * that none takes longer than an ordinary window.
+ */
+function hostile(): void {
+  const inputs: Array<[string, string]> = [
+    ['one 100 KB word', 'a'.repeat(100_000)],
+    ['a 98 KB path-like run with no slash', `${'a.b-c@d'.repeat(14_000)}!`],
+    ['a 100 KB hyphenated run', `${'a-'.repeat(50_000)}x`],
+    [
+      '12,000 nested list items',
+      Array.from({ length: 12_000 }, (_, i) => `${'  '.repeat(i % 3)}- item ${i}`).join('\n'),
+    ],
+    ['100 KB of "hmm " before "no"', `${'hmm '.repeat(25_000)}no`],
+  ];
+  console.log('bench:enrichment — part C: local engine on hostile 100 KB messages (goal < 1,000 ms each)');
+  for (const [name, text] of inputs) {
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    const events: EngineEvent[] = [
+      {
+        seq: 1,
+        eventId: 'p1',
+        type: 'prompt',
+        timestamp: at(1),
+        content: 'why does the importer fail?',
+        metadata: null,
+      },
+      { seq: 2, eventId: 'r1', type: 'response', timestamp: at(2), content: text, metadata: null },
+      { seq: 3, eventId: 'p2', type: 'prompt', timestamp: at(3), content: text, metadata: null },
+    ];
+    const started = performance.now();
+    readWindow(events);
+    console.log(`  ${name}: ${fmt(performance.now() - started, 0)} ms`);
+  }
+}
+
 async function main(): Promise<void> {
+  hostile();
   await throughput();
   await lag('2000');
   await lag('200');

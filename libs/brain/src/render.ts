@@ -34,11 +34,18 @@ export function age(item: MemoryItem, now: Date): string {
  * an item's facts with its title; a reader should not read it twice.
  */
 function pastTitle(item: MemoryItem): string {
-  const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
-  const title = norm(item.title).replace(/[.…]+$/, '');
+  const title = item.title
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.…]+$/, '');
   const facts = item.facts.replace(/\s+/g, ' ').trim();
-  if (!norm(facts).startsWith(title)) return facts;
-  return facts.slice(title.length).replace(/^[\s.:;,—–-]+/, '');
+  const head = facts.slice(0, title.length);
+  // Only a whole title: "Use cache" does not begin "Use caches for builds".
+  const whole =
+    title.length > 0 &&
+    head.toLowerCase() === title.toLowerCase() &&
+    !/^[\p{L}\p{N}_]/u.test(facts.slice(title.length));
+  return whole ? facts.slice(title.length).replace(/^[\s.:;,—–-]+/, '') : facts;
 }
 
 /** A Layer 1 line: title, facts, why, and the metadata a reader weighs it by. */

@@ -19,7 +19,8 @@ const SECTIONS: Array<{ name: RegExp; type: ItemType; salience: number }> = [
   { name: /^current work$/i, type: 'ImplementationFact', salience: 4 },
 ];
 const USER_MESSAGES = /^all user messages$/i;
-const HEADER = /^\s*\d+\.\s+([A-Z][A-Za-z ]{3,40}):\s*(.*)$/;
+/** A section header stands at the start of its line; an indented "1. Foo:" is an entry's own list. */
+const HEADER = /^\d+\.\s+([A-Z][A-Za-z ]{3,40}):\s*(.*)$/;
 const BULLET = /^(\s*)[-*•]\s+(.*)$/;
 /** Entries of a section that says nothing new ("None", "N/A"). */
 const EMPTY = /^(?:(?:none|n\/a|nothing)(?: so far| yet)?\.?$|no (?:pending|remaining|outstanding|explicit|other) )/i;
@@ -36,7 +37,8 @@ function entries(lines: readonly string[]): Entry[] {
     const prose = lines.map((l) => l.trim()).filter(Boolean);
     return prose.length > 0 ? [{ quote: prose[0]!, text: prose.join(' ') }] : [];
   }
-  const top = Math.min(...bullets.map((m) => m[1]!.length));
+  // The first bullet sets the entries' indent; deeper ones belong to the entry above them.
+  const top = bullets[0]![1]!.length;
   const out: Entry[] = [];
   for (const line of lines) {
     const bullet = BULLET.exec(line);

@@ -105,4 +105,72 @@ describe('dialogue: a view the assistant confirms', () => {
       choices(new SessionFixture().prompt('Please add a LICENSE file.').say("Yes, I'll add the MIT license now.")),
     ).toEqual([]);
   });
+
+  it('is nothing when the assistant answers "no" to a view put positively: it disagrees', () => {
+    expect(
+      choices(
+        new SessionFixture()
+          .prompt('i think the issue is the connection pool size?')
+          .say('No, the issue is that the migrations hold a lock on the sessions table during startup.'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('is nothing for a request phrased with "should"', () => {
+    expect(
+      choices(
+        new SessionFixture()
+          .prompt('can you check whether the cache should be cleared on deploy?')
+          .say('Yes, the deploy script clears the cache before the new workers start serving traffic.'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('is nothing when a plain "yes" is all the assistant says of it', () => {
+    expect(
+      choices(
+        new SessionFixture()
+          .prompt('i think the worker should retry on 429?')
+          .say('Yes. Let me check.\n\nReading the worker now.'),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('dialogue: what is not an option pick', () => {
+  it('is nothing when the numbered list was steps taken, not a choice offered', () => {
+    expect(
+      choices(
+        new SessionFixture()
+          .prompt('why does the build fail on ci but not locally?')
+          .say(
+            'Here is what I changed:\n\n1. **Pinned node to 20** in the workflow file\n2. **Cleared the cache key** so the lockfile is read again',
+          )
+          .prompt('2 is weird, why the cache?'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('is nothing for a prompt that begins "e.g."', () => {
+    expect(
+      choices(
+        new SessionFixture()
+          .prompt('how should we name the queues?')
+          .say('Which do you prefer?\n\nA) **Name them by feature**\nE) **Name them by priority**')
+          .prompt('e.g. enrichment and hygiene, by what they do'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('takes the option by the number it was written with', () => {
+    const [decision] = choices(
+      new SessionFixture()
+        .prompt('how should we store money amounts?')
+        .say(
+          'Two options:\n\n2. **Store integer cents** in a bigint column\n3. **Store decimals** in a numeric column\n\nWhich would you like?',
+        )
+        .prompt('3 please'),
+    );
+    expect(decision?.title).toBe('Store decimals in a numeric column');
+  });
 });

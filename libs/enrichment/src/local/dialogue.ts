@@ -19,9 +19,14 @@ import { OPTION_PICK, assistantTexts, closingMessage, type Turn } from './turns'
 
 /** An option as the assistant lays it out: "1. **Reset the index** …", "**A) Start with …**", "Option B: …". */
 const OPTION = /^(?:\*\*)?(?:option\s+)?([1-9]|[A-E])[.):](?:\*\*)?\s+(.*)$/i;
-/** The assistant agreeing with what the person put forward. */
+/** The assistant agreeing with what the person put forward, in words that cannot mean anything else. */
 const AGREES =
-  /^(?:oh,?\s+|ah,?\s+)?(?:(?:you'?re (?:absolutely |completely |totally )?(?:right|correct)|you'?re not wrong|you are (?:right|correct)|good (?:call|point|catch)|agreed|exactly|that'?s (?:right|correct|a good point))\b|(?:nope|no|yes|yep|yeah|correct|right|indeed)\s*[,.!—–-])/i;
+  /^(?:oh,?\s+|ah,?\s+)?(?:you'?re (?:absolutely |completely |totally )?(?:right|correct)|you'?re not wrong|you are (?:right|correct)|good (?:call|point|catch)|agreed|exactly|that'?s (?:right|correct|a good point))\b/i;
+/** A one-word answer: "yes" agrees with a view, "no" only with one put negatively ("we don't need X?" / "No, …"). */
+const ANSWERS = /^(?:oh,?\s+|ah,?\s+)?(?:(yes|yep|yeah|correct|right|indeed)|(no|nope))\s*[,.!—–-]/i;
+const NEGATIVE = /\b(?:not|no|never|don'?t|doesn'?t|isn'?t|aren'?t|shouldn'?t|won'?t|can'?t)\b/i;
+/** Asked to do something, not putting a view forward: "can you …", "please …", "let's …". */
+const REQUEST = /^(?:(?:can|could|would|will) you|please|let'?s|go ahead|now)\b|\bplease\b/i;
 /** A view put forward, not a request: what the person thinks is so, or should be. */
 const VIEW =
   /\b(?:i (?:don'?t )?think|i believe|i feel|i suspect|i guess|maybe|probably|seems|feels|should(?:n'?t)?|need to be|the (?:issue|problem|bug|cause) is|it'?s (?:the|not)|isn'?t (?:it|that)|not \w+,? (?:but|it'?s))\b|, not\b/i;
@@ -33,22 +38,26 @@ interface Option {
   group: string;
 }
 
-/** The options a message lays out, by their key; a later list's options replace an earlier one's. */
+/** A list offered as a choice: its lead or the message's last words ask which. */
+const OFFERS_CHOICE =
+  /\?\s*$|\b(?:which (?:one|option|approach|would|do)|would you (?:like|prefer)|do you (?:want|prefer)|prefer|want me to|shall i|should i|let me know|options?|approaches|alternatives|either)\b/i;
+
+/**
+ * The options a message lays out, by their key: lettered or "Option N" lines, and the
+ * numbered items of a list offered as a choice. A later list's options replace an earlier one's.
+ */
 function options(message: string): Map<string, Option> {
   const found = new Map<string, Option>();
-  let list: number | undefined;
-  let n = 0;
-  for (const point of messagePoints(message)) {
+  const points = messagePoints(message);
+  const last = points.at(-1);
+  const asked = last !== undefined && OFFERS_CHOICE.test(last.text);
+  for (const point of points) {
     const keyed = OPTION.exec(point.quote);
     if (point.kind === 'item') {
-      if (point.list !== list) [list, n] = [point.list, 0];
-      n += 1;
-      // Numbered items lose their numbers to the list parser: an item's place says it.
-      found.set(keyed ? keyed[1]!.toUpperCase() : String(n), {
-        quote: point.quote,
-        text: cleanSentence(point.text),
-        group: `list ${point.list}`,
-      });
+      const key = keyed ? keyed[1]!.toUpperCase() : point.number;
+      // A numbered list is steps or findings unless someone is asked to pick from it.
+      if (!key || !(keyed || asked || (point.lead !== undefined && OFFERS_CHOICE.test(point.lead)))) continue;
+      found.set(key, { quote: point.quote, text: cleanSentence(point.text), group: `list ${point.list}` });
     } else if (point.kind === 'sentence' && keyed) {
       found.set(keyed[1]!.toUpperCase(), { quote: point.quote, text: cleanSentence(keyed[2]!), group: 'lines' });
     }
@@ -56,27 +65,39 @@ function options(message: string): Map<string, Option> {
   return found;
 }
 
-/** The assistant's first text in a turn, agreement phrase and fluff removed, by sentence. */
-function restatement(turn: Turn): { event: Turn['events'][number]; quote: string; text: string } | undefined {
+/**
+ * What the assistant's first text in a turn agrees with, in its own words: the first
+ * sentence of substance after the agreement. A plain "yes" or "no" needs that sentence (it
+ * may go on "…, but"); "you're right" confirms the view even when nothing follows.
+ */
+function restatement(
+  turn: Turn,
+  view: string,
+): { event: Turn['events'][number]; quote: string; text: string } | undefined {
   const [first] = assistantTexts(turn);
-  if (!first || !AGREES.test(first.text.replace(/\*\*/g, ''))) return undefined;
+  if (!first) return undefined;
+  const opening = first.text.replace(/\*\*/g, '');
+  const answer = ANSWERS.exec(opening);
+  const plain = answer !== null && (answer[2] === undefined) === !NEGATIVE.test(view);
+  if (!AGREES.test(opening) && !plain) return undefined;
   // The restatement follows the agreement in the same breath, or not at all.
   for (const point of messagePoints(first.text.split(/\n\s*\n/)[0]!).slice(0, 3)) {
     if (point.kind !== 'sentence') break;
     const text = cleanSentence(point.text)
       .replace(AGREES, '')
+      .replace(ANSWERS, '')
       .replace(/^[\s!.,:-]+/, '');
     if (significantWords(text).length >= 5 && !isChatter(text)) {
       return { event: first.event, quote: point.quote, text: text.charAt(0).toUpperCase() + text.slice(1) };
     }
   }
-  return { event: first.event, quote: '', text: '' };
+  return plain ? undefined : { event: first.event, quote: '', text: '' };
 }
 
 /** The sentence of the prompt that puts the view forward, as a statement: "i think" and a trailing "?" taken off. */
 function viewOf(prompt: string): { quote: string; text: string } | undefined {
   const quote = sentences(prompt).find((sentence) => VIEW.test(sentence));
-  if (!quote) return undefined;
+  if (!quote || REQUEST.test(quote.trim())) return undefined;
   const text = normalizeWhitespace(quote)
     .replace(/^(?:ah+|oh|ok(?:ay)?|hm+|well|so|wait)[.,!]*\s+/i, '')
     .replace(/^(?:i think|i believe|i feel|i guess|maybe)\s+/i, '')
@@ -104,7 +125,7 @@ function decisionFromPick(turn: Turn, earlier: readonly Turn[]): Proposal | unde
     // What was not chosen is part of the decision: the next session should not offer it again.
     const others = [...options(closing.text).entries()]
       .filter(([k, o]) => k !== key && o.group === option.group)
-      .map(([, o]) => titleAndRest(o.text).title);
+      .map(([, o]) => titleAndRest(o.text).title.replace(/[.!]+$/, ''));
     return propose(8, 'Decision', {
       title,
       facts:
@@ -135,7 +156,7 @@ function argued(turn: Turn): Line | undefined {
 function confirmedView(turn: Turn): Proposal | undefined {
   const prompt = turn.prompt!;
   const view = prompt.text.length <= 400 ? viewOf(prompt.text) : undefined;
-  const restated = view && restatement(turn);
+  const restated = view && restatement(turn, view.quote);
   if (!view || !restated) return undefined;
   const title = restated.text ? titleAndRest(restated.text).title : view.text;
   // "We should run it on all push" is short and says it; a view of two words says nothing.

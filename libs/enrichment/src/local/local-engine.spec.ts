@@ -101,6 +101,16 @@ describe("local engine: the user's own rules", () => {
       .events();
     expect(extractLocally(events)).toEqual([]);
   });
+
+  it('takes no rule from what is said in the moment', () => {
+    const events = session()
+      .prompt("Never mind the flaky test, let's look at the build output later today.")
+      .prompt("Don't worry about the lint warnings in the generated client.")
+      .prompt('Stop the dev server and tell me what is listening on port 3000.')
+      .prompt('I need to check the deploy logs before the meeting this afternoon.')
+      .events();
+    expect(extractLocally(events).filter((i) => i.type === 'Convention' || i.type === 'Decision')).toEqual([]);
+  });
 });
 
 describe('local engine: Claude Code structure', () => {

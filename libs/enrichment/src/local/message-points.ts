@@ -18,13 +18,15 @@ export interface Point {
   kind: 'sentence' | 'list' | 'item';
   /** Which list of the message a list or item point belongs to (0, 1, …). */
   list?: number;
+  /** A numbered item's own number, as written ("1." → "1"). */
+  number?: string;
   /** An item that says more than its list's summary of it (sub-items, or sentences past the first). */
   detail?: boolean;
   /** A sentence's successor in the same paragraph: what it goes on to say. */
   next?: string;
 }
 
-const LIST_ITEM = /^(\s*)(?:[-*+•]|\d+[.)])\s+(.*)$/;
+const LIST_ITEM = /^(\s*)(?:[-*+•]|(\d+)[.)])\s+(.*)$/;
 const HEADING = /^\s*#{1,6}\s+(.*)$/;
 const BOLD_LABEL = /^\*\*([^*]{2,80}?)\*\*\s*(?:[:\-–—]\s*)?/;
 /** A short fenced block (a command, a setting) reads as part of the sentence that introduced it. */
@@ -33,6 +35,7 @@ const SHORT_CODE = { lines: 2, chars: 160 };
 interface Item {
   line: string;
   indent: number;
+  number?: string;
   children: string[];
 }
 
@@ -45,6 +48,8 @@ interface Lead {
 interface Block {
   lead?: Lead;
   section?: string;
+  /** The least indent of its items: theirs are the list's own, deeper ones are sub-items. */
+  top: number;
   items: Item[];
 }
 
@@ -85,7 +90,7 @@ export function messagePoints(message: string): Point[] {
   const flush = () => {
     if (!block) return;
     const { lead, items } = block;
-    const top = items.filter((i) => i.indent === Math.min(...items.map((x) => x.indent)));
+    const top = items.filter((i) => i.indent === block!.top);
     const list = lists;
     lists += 1;
     if (lead && top.length > 0) {
@@ -110,6 +115,7 @@ export function messagePoints(message: string): Point[] {
         lead: lead?.text,
         kind: 'item',
         list,
+        ...(item.number ? { number: item.number } : {}),
       });
     }
     block = undefined;
@@ -133,14 +139,16 @@ export function messagePoints(message: string): Point[] {
     const list = LIST_ITEM.exec(line);
     if (list) {
       const indent = list[1]!.length;
-      const text = list[2]!.trim();
+      const text = list[3]!.trim();
       if (!block) {
-        block = { lead: previous, section, items: [] };
+        block = { lead: previous, section, top: indent, items: [] };
       }
-      const top = block.items.length === 0 ? indent : Math.min(...block.items.map((i) => i.indent));
       const parent = block.items[block.items.length - 1];
-      if (parent && indent > top) parent.children.push(text);
-      else block.items.push({ line: text, indent, children: [] });
+      if (parent && indent > block.top) parent.children.push(text);
+      else {
+        block.top = Math.min(block.top, indent);
+        block.items.push({ line: text, indent, children: [], ...(list[2] ? { number: list[2] } : {}) });
+      }
       previous = undefined;
       continue;
     }

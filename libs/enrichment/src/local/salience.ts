@@ -23,9 +23,14 @@ const CUES: Record<Cue, RegExp> = {
   insight:
     /\b(?:takeaway|lesson|gotcha|caveat|key (?:insight|finding|point)|important(?:ly)?|note that|requires?|have to|has to|must|only (?:works|if|when)|(?:does|did|can|could|would|will|is|are|was)n'?t|cannot|without|works? (?:by|because|only))\b/i,
   reason: /\b(?:because|since|so that|due to|which means|otherwise|to avoid|to prevent|in order to)\b/i,
+  // Paths are matched from where a run of path characters starts, never from inside one: from
+  // inside, a long run without a slash would be rescanned from each of its characters.
   where:
-    /`[^`]+`|(?:[\w.@-]+\/)+[\w.@-]+|\b[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|rb|java|json|ya?ml|toml|md|css|html|sh|sql)\b/i,
+    /`[^`]+`|(?<![\w.@/-])(?:[\w.@-]+\/)+[\w.@-]+|(?<![\w-])[\w-]+\.(?:ts|tsx|js|jsx|py|go|rs|rb|java|json|ya?ml|toml|md|css|html|sh|sql)\b/i,
 };
+
+/** Cues are read in a point's opening: what it is about is said early, and reading on costs time. */
+const CUE_READ = 1000;
 
 const WEIGHTS: Record<Cue, number> = {
   cause: 3,
@@ -48,7 +53,8 @@ const FLUFF =
   /^(?:(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it|success|found it|found the (?:issue|problem|bug|culprit|cause)|you're (?:absolutely )?right|exactly|i see)[!.,:]|(?:honestly|actually|basically|so|anyway)(?: though)?,?)\s*)+/i;
 
 export function cuesOf(sentence: string): Cue[] {
-  return (Object.keys(CUES) as Cue[]).filter((c) => CUES[c].test(sentence));
+  const opening = sentence.slice(0, CUE_READ);
+  return (Object.keys(CUES) as Cue[]).filter((c) => CUES[c].test(opening));
 }
 
 /** Markdown emphasis and leading fluff taken off, for titles and facts (evidence keeps the original). */
@@ -79,7 +85,7 @@ const STATUS =
   /\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|clean|green|ready|complete[d!]?|working|works?|done|fixed|resolved|merged|pushed|committed|verified|production[- ]ready|zero (?:warnings|errors))\b/i;
 
 export function isStatusFluff(text: string): boolean {
-  if (CUES.where.test(text) || CUES.cause.test(text) || CUES.choice.test(text) || CUES.reason.test(text)) return false;
+  if ((['where', 'cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return false;
   const words = text.match(/[A-Za-z][A-Za-z'-]+/g) ?? [];
   return words.length <= 8 && STATUS.test(text);
 }
@@ -98,14 +104,14 @@ const REPORTS_WORK =
 export function sentenceScore(sentence: string): number {
   if (isChatter(sentence)) return 0;
   const clean = cleanSentence(sentence);
-  const personal = PERSONAL.test(clean) && !REPORTS_WORK.test(clean) && !CUES.where.test(clean);
+  const personal = PERSONAL.test(clean) && !REPORTS_WORK.test(clean) && !hasCue(clean, 'where');
   const score = cueWeight(sentence) - (personal ? 2 : 0);
   if (score <= 0) return 0;
   return MARKED.test(sentence) ? score + 1 : score;
 }
 
 export function hasCue(sentence: string, cue: Cue): boolean {
-  return CUES[cue].test(sentence);
+  return CUES[cue].test(sentence.slice(0, CUE_READ));
 }
 
 const cueWeight = (text: string) => cuesOf(text).reduce((sum, cue) => sum + WEIGHTS[cue], 0);

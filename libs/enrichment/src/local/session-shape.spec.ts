@@ -114,6 +114,32 @@ describe('a conclusion the person rejects', () => {
     const events = turns().prompt('ok, thanks. now rebase on main please').say('Rebasing.').events();
     expect(readWindow(events).retracted).toEqual([]);
   });
+
+  it('is kept when "no" answers the question the closing message ended with', () => {
+    const events = session()
+      .prompt('why is this happy locally but failing in ci?')
+      .say(
+        'The issue is that CI runs an older Node. I pinned Node 20 in the workflow.\n\nWant me to also update the README?',
+      )
+      .prompt('no, that is fine for now')
+      .say('Okay.')
+      .events();
+    expect(readWindow(events).retracted).toEqual([]);
+  });
+
+  it('is kept when the "no" is "no need" or "no thanks"', () => {
+    for (const reply of ['no need, it works now', 'no thanks, all good', 'nope, no worries, ship it']) {
+      const events = turns().prompt(reply).say('Okay.').events();
+      expect(readWindow(events).retracted).toEqual([]);
+    }
+  });
+
+  it('ends on any prompt, however long its run of fillers', () => {
+    // A nested, overlapping filler pattern once made this take exponential time.
+    const prompt = `${'hmm '.repeat(30)}hmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm!x`;
+    const events = turns().prompt(prompt).say('Okay.').events();
+    expect(readWindow(events).retracted).toEqual([]);
+  });
 });
 
 describe('commits', () => {

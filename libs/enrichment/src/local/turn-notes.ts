@@ -46,8 +46,10 @@ const TITLE_CUE: Record<ItemType, Cue> = {
  */
 export function titleAndRest(text: string): { title: string; rest: string } {
   const [first = text, ...others] = sentences(text);
-  const title = firstSentence(first, 150);
-  const cut = title.endsWith('…') ? `…${first.slice(title.length - 1).trimStart()}` : '';
+  const whole = normalizeWhitespace(first);
+  const title = truncateWords(whole, 150);
+  // Past the cut, less what truncation trimmed off its end (", " before the "…").
+  const cut = title.endsWith('…') ? `…${whole.slice(title.length - 1).replace(/^[\s,;:.-]+/, '')}` : '';
   const rest = normalizeWhitespace([cut, ...others].join(' '));
   return { title, rest: rest || text };
 }

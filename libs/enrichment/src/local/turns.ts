@@ -19,7 +19,8 @@ export interface Turn {
 }
 
 /** The person's answer naming one of the options the assistant laid out: "1", "A", "option 2", "B please". */
-export const OPTION_PICK = /^\s*(?:option\s+)?([1-9]|[A-Ea-e])(?:\s*[.):,-]|\s+(?:please|pls|it is|then|—|-)\b|\s*$)/i;
+export const OPTION_PICK =
+  /^\s*(?:option\s+)?([1-9]|[A-Ea-e])(?:\s*[.):,-](?![\w.])|\s+(?:please|pls|it is|then|—|-)\b|\s*$)/i;
 
 /**
  * A prompt a person wrote: harness wrappers and one-word replies ("yes", "go on") start no
@@ -94,9 +95,18 @@ export function currentTurn(before: readonly EngineEvent[]): EngineEvent[] {
   return [...before];
 }
 
-/** The person saying the last answer was wrong: "no", "ok. uh. no.", "that didn't work", "still failing". */
+/** The person saying the last answer was wrong: "ok. uh. no.", "that didn't work", "still failing". */
 const REJECTS =
-  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait|hmm)[.,!]*\s+)*(?:no|nope|nah|wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) work|still (?:not|broken|failing|fails|the same|doesn'?t))\b/i;
+  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) work|still (?:not|broken|failing|fails|the same|doesn'?t))\b/i;
+/** A bare "no": a rejection, unless it answers a question ("no need", "no thanks"). */
+const SAYS_NO =
+  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:no|nope|nah)\b(?![,\s]*(?:no\s+)?(?:need|worries|problem|thanks|thank you|rush)\b)/i;
+/** A closing message that ends by asking or offering: a "no" after it answers that. */
+const ASKS = /\?\s*$|\b(?:let me know|want me to|would you like|shall i|should i|if you(?:'d)? like)\b[^\n]*$/i;
+
+function rejects(prompt: string, closing: string): boolean {
+  return REJECTS.test(prompt) || (SAYS_NO.test(prompt) && !ASKS.test(closing.trimEnd()));
+}
 
 /**
  * Closing messages the person rejected in the prompt right after: what they concluded is not
@@ -105,9 +115,9 @@ const REJECTS =
 export function rejectedClosings(turns: readonly Turn[]): Set<string> {
   const rejected = new Set<string>();
   turns.forEach((turn, i) => {
-    if (i === 0 || !turn.prompt || !turn.promptInWindow || !REJECTS.test(turn.prompt.text)) return;
+    if (i === 0 || !turn.prompt || !turn.promptInWindow) return;
     const closing = closingMessage(turns[i - 1]!);
-    if (closing) rejected.add(closing.event.eventId);
+    if (closing && rejects(turn.prompt.text, closing.text)) rejected.add(closing.event.eventId);
   });
   return rejected;
 }

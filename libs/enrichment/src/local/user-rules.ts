@@ -22,7 +22,7 @@ const CONVENTION =
 
 /** Choices for this project: what to use, what not, what is wanted. */
 const CHOICE =
-  /\b(?:(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|(?:we|i) (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+  /\b(?:(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
 
 /** Choices stated outright: what was decided, what instead of what, what is not wanted. */
 const FIRM =
@@ -36,6 +36,10 @@ function asRule(text: string): string {
   );
   return rule.charAt(0).toUpperCase() + rule.slice(1);
 }
+
+/** Said in the moment, not a rule: "never mind", "don't worry about it", "stop the dev server". */
+const MOMENTARY =
+  /^(?:(?:ok(?:ay)?|oh|ah|and|but|also)[,]?\s+)*(?:never ?mind|don'?t (?:worry|bother)|no worries|stop (?:the|that|this|it|running|there|here|now)\b)/i;
 
 /** A request for an answer, not a rule: "can you list …", "what are …". */
 const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
@@ -51,6 +55,7 @@ export function userRules(prompt: string): UserRule[] {
     const text = asRule(cleanSentence(quote));
     // A question, or pasted output, states no rule.
     if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
+    if (MOMENTARY.test(text)) return;
     // "Nothing else for now" names no rule on its own.
     if (significantWords(text).length < 3) return;
     const type = CONVENTION.test(text) ? 'Convention' : CHOICE.test(text) ? 'Decision' : undefined;
