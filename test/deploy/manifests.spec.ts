@@ -228,7 +228,7 @@ describe('docker-compose.yml', () => {
   it('routes like the Ingress at one address', () => {
     const routes = compose.configs['edge-routes'].content as string;
     expect(routes).toMatch(/location \/api\/v2\/events \{ proxy_pass http:\/\/ingest-api:8080; \}/);
-    expect(routes).toMatch(/location \/api\/v2\/sessions\/ \{ proxy_pass http:\/\/ingest-api:8080; \}/);
+    expect(routes).toMatch(/location \/api\/v2\/sessions \{ proxy_pass http:\/\/ingest-api:8080; \}/);
     expect(routes).toMatch(/location \/ \{ proxy_pass http:\/\/brain-api:8080;/);
   });
 });

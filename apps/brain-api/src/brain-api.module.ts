@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminHealthController } from './admin-health.controller';
 import { AdminJobsController } from './admin-jobs.controller';
 import { BrainController } from './brain.controller';
 import { BrainService } from './brain.service';
@@ -35,6 +36,7 @@ import { RevisionCache } from './revision-cache';
     ProjectsController,
     AdminJobsController,
     UsageController,
+    AdminHealthController,
   ],
   providers: [
     BrainService,

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { brainQuerySchema, summaryQuerySchema } from '@memex/domain';
-import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
 import { BrainService } from './brain.service';
 
 /** The ETag of a representation: JSON and markdown are different bytes, so different tags. */
@@ -35,7 +35,7 @@ async function represent(
 }
 
 @Controller('api/v2/brain')
-@UseGuards(ProjectKeyGuard)
+@UseGuards(ProjectScopeGuard)
 export class BrainController {
   constructor(private readonly brains: BrainService) {}
 

@@ -11,7 +11,14 @@ import {
   type ItemFields,
   type MemoryItemsTable,
 } from '@memex/db';
-import { DomainError, type ApplyProposalBody, type HygieneRunQuery, type StartHygieneRunBody } from '@memex/domain';
+import {
+  DomainError,
+  type ApplyProposalBody,
+  type HygieneRunQuery,
+  type ListChangesQuery,
+  type ListProposalsQuery,
+  type StartHygieneRunBody,
+} from '@memex/domain';
 import {
   isLive,
   mergedKeep,
@@ -90,6 +97,29 @@ function proposalView(p: HygieneProposalRow) {
   };
 }
 
+/** What a proposal's reader compares: each item as it is now. */
+function proposalItemView(row: ItemRow) {
+  return {
+    itemId: row.id,
+    type: row.type,
+    status: row.status,
+    title: row.title,
+    facts: row.facts,
+    rationale: row.rationale,
+    files: row.files,
+    tags: row.tags,
+    confidence: row.confidence,
+    importance: row.importance,
+    evidenceCount: row.evidence_spans.length,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** A page's next cursor: the last id shown when the page is full. */
+function nextCursor(ids: string[], limit: number): string | null {
+  return ids.length === limit ? ids[limit - 1]! : null;
+}
+
 /** Starts hygiene runs and carries out operators' decisions on what they found. */
 @Injectable()
 export class HygieneReviewService {
@@ -141,12 +171,57 @@ export class HygieneReviewService {
   }
 
   async list(caller: Principal, projectId: string | undefined, limit: number) {
+    const runs = await this.runs.list(this.listScope(caller, projectId), limit);
+    return { runs: runs.map(runView) };
+  }
+
+  /** The project a list covers: the key's own, or (the admin token) the one named, else every project. */
+  private listScope(caller: Principal, projectId: string | undefined): string | null {
     const own = scope(caller);
     if (own !== null && projectId && projectId !== own) {
-      throw new DomainError('FORBIDDEN', 'a project key can list runs of its own project only', { projectId });
+      throw new DomainError('FORBIDDEN', 'a project key can list its own project only', { projectId });
     }
-    const runs = await this.runs.list(own ?? projectId ?? null, limit);
-    return { runs: runs.map(runView) };
+    return own ?? projectId ?? null;
+  }
+
+  async proposals(caller: Principal, query: ListProposalsQuery) {
+    const { proposals, items } = await this.review.listProposals(
+      this.listScope(caller, query.projectId),
+      query.status,
+      query.cursor,
+      query.limit,
+    );
+    const byId = new Map(items.map((i) => [i.id, i]));
+    return {
+      proposals: proposals.map((p) => ({
+        ...proposalView(p),
+        // An item deleted since is left out; applying the proposal then answers PROPOSAL_OUTDATED.
+        items: p.item_ids.flatMap((id) => {
+          const item = byId.get(id);
+          return item ? [proposalItemView(item)] : [];
+        }),
+      })),
+      nextCursor: nextCursor(
+        proposals.map((p) => p.id),
+        query.limit,
+      ),
+    };
+  }
+
+  async changes(caller: Principal, query: ListChangesQuery) {
+    const changes = await this.review.listChanges(this.listScope(caller, query.projectId), query.cursor, query.limit);
+    return {
+      changes: changes.map((c) => ({
+        ...changeView(c),
+        proposalId: c.proposal_id,
+        runId: c.run_id,
+        createdAt: c.created_at.toISOString(),
+      })),
+      nextCursor: nextCursor(
+        changes.map((c) => c.id),
+        query.limit,
+      ),
+    };
   }
 
   async get(caller: Principal, runId: string, query: HygieneRunQuery) {

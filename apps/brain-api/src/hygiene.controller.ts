@@ -4,12 +4,16 @@ import {
   decisionBodySchema,
   hygieneIdParamsSchema,
   hygieneRunQuerySchema,
+  listChangesQuerySchema,
   listHygieneRunsQuerySchema,
+  listProposalsQuerySchema,
   startHygieneRunBodySchema,
   type ApplyProposalBody,
   type DecisionBody,
   type HygieneRunQuery,
+  type ListChangesQuery,
   type ListHygieneRunsQuery,
+  type ListProposalsQuery,
   type StartHygieneRunBody,
 } from '@memex/domain';
 import { CallerPrincipal, ProjectOrAdminGuard, ZodPipe, type Principal } from '@memex/server';
@@ -42,6 +46,19 @@ export class HygieneController {
     @Query(new ZodPipe(hygieneRunQuerySchema)) query: HygieneRunQuery,
   ) {
     return this.hygiene.get(caller, params.id, query);
+  }
+
+  @Get('proposals')
+  proposals(
+    @CallerPrincipal() caller: Principal,
+    @Query(new ZodPipe(listProposalsQuerySchema)) query: ListProposalsQuery,
+  ) {
+    return this.hygiene.proposals(caller, query);
+  }
+
+  @Get('changes')
+  changes(@CallerPrincipal() caller: Principal, @Query(new ZodPipe(listChangesQuerySchema)) query: ListChangesQuery) {
+    return this.hygiene.changes(caller, query);
   }
 
   @Post('proposals/:id/apply')

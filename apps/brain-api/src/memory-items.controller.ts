@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Logger, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { MemoryItemAdminRepository } from '@memex/db';
 import {
   DomainError,
@@ -10,19 +10,34 @@ import {
   patchItemBodySchema,
   type BulkItemsBody,
   type CreateItemBody,
+  type ItemChange,
   type ListItemsQuery,
   type PatchItemBody,
 } from '@memex/domain';
-import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
 import { ManualItemService } from './manual-items.service';
 import { RevisionCache } from './revision-cache';
 
 const ACTOR = 'api';
 
-/** Browse, edit, approve, deprecate and resolve items; every change lands in history and bumps the revision. */
+/** The columns an action's change writes. */
+function actionColumns(moved: ItemChange) {
+  return {
+    ...(moved.status ? { status: moved.status } : {}),
+    ...(moved.resolvedAt !== undefined ? { resolved_at: moved.resolvedAt } : {}),
+    ...(moved.supersededBy !== undefined ? { superseded_by: moved.supersededBy } : {}),
+  };
+}
+
+/**
+ * Browse, edit, approve, deprecate, archive, restore, resolve and delete items; every change
+ * lands in history and bumps the revision.
+ */
 @Controller('api/v2/memory-items')
-@UseGuards(ProjectKeyGuard)
+@UseGuards(ProjectScopeGuard)
 export class MemoryItemsController {
+  private readonly logger = new Logger(MemoryItemsController.name);
+
   constructor(
     private readonly items: MemoryItemAdminRepository,
     private readonly revisions: RevisionCache,
@@ -57,14 +72,23 @@ export class MemoryItemsController {
           ...text,
           ...(type ? { type } : {}),
           ...(schemaKey ? { schema_key: schemaKey } : {}),
-          ...(moved.status ? { status: moved.status } : {}),
-          ...(moved.resolvedAt !== undefined ? { resolved_at: moved.resolvedAt } : {}),
+          ...actionColumns(moved),
         };
       },
       { actor: ACTOR, kind: action ?? 'edited', reason: reason ?? null },
     );
     this.revisions.forget(projectId);
     return item;
+  }
+
+  /** For good, with its history: see MemoryItemAdminRepository.delete. */
+  @Delete(':id')
+  async remove(@ProjectId() projectId: string, @Param(new ZodPipe(itemParamsSchema)) params: { id: string }) {
+    const deleted = await this.items.delete(projectId, params.id, { actor: ACTOR, reason: null });
+    this.revisions.forget(projectId);
+    // The one trace a deletion leaves: who removed which id, never what it said.
+    this.logger.log({ projectId, itemId: params.id, unlinked: deleted.unlinked.length }, 'memory item deleted');
+    return { ...deleted, deleted: true };
   }
 
   @Post()
@@ -83,11 +107,7 @@ export class MemoryItemsController {
       ids,
       (current) => {
         try {
-          const moved = applyAction(current, body.action, now);
-          return {
-            ...(moved.status ? { status: moved.status } : {}),
-            ...(moved.resolvedAt !== undefined ? { resolved_at: moved.resolvedAt } : {}),
-          };
+          return actionColumns(applyAction(current, body.action, now));
         } catch (error) {
           if (error instanceof DomainError) {
             throw new DomainError(error.code, `${current.itemId}: ${error.message}`, {

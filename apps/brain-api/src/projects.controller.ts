@@ -1,6 +1,12 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ProjectRepository } from '@memex/db';
-import { createProjectBodySchema, type CreateProjectBody, type CreatedProject } from '@memex/domain';
+import {
+  createProjectBodySchema,
+  listProjectsQuerySchema,
+  type CreateProjectBody,
+  type CreatedProject,
+  type ListProjectsQuery,
+} from '@memex/domain';
 import { AdminTokenGuard, ZodPipe } from '@memex/server';
 
 @Controller('api/v2/projects')
@@ -14,5 +20,11 @@ export class ProjectsController {
   async create(@Body(new ZodPipe(createProjectBodySchema)) body: CreateProjectBody): Promise<CreatedProject> {
     const { projectId, apiKey } = await this.projects.createWithKey(body.name);
     return { projectId, apiKey };
+  }
+
+  /** Every project with its item and session counts: the dashboard's project picker. */
+  @Get()
+  list(@Query(new ZodPipe(listProjectsQuerySchema)) query: ListProjectsQuery) {
+    return this.projects.listWithCounts(query.cursor, query.limit);
   }
 }

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { contextPackBodySchema, searchQuerySchema, type ContextPackBody, type SearchQuery } from '@memex/domain';
-import { ProjectId, ProjectKeyGuard, ReadOnlyRoute, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopeGuard, ReadOnlyRoute, ZodPipe } from '@memex/server';
 import { SearchService } from './search.service';
 
 /** Questions in words over the whole memory, and context packs that fit an assistant's budget. */
 @Controller('api/v2')
-@UseGuards(ProjectKeyGuard)
+@UseGuards(ProjectScopeGuard)
 export class SearchController {
   constructor(private readonly search: SearchService) {}
 

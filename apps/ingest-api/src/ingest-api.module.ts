@@ -4,10 +4,11 @@ import { EnrichmentEnqueuer } from './enrichment-enqueuer';
 import { IngestController } from './ingest.controller';
 import { IngestMetrics } from './ingest.metrics';
 import { IngestService } from './ingest.service';
+import { SessionReadsController } from './session-reads.controller';
 
-/** Sessions and raw events over HTTP: validate, store once, enqueue enrichment. */
+/** Sessions and raw events over HTTP: validate, store once, enqueue enrichment; and read them back. */
 @Module({
-  controllers: [IngestController],
+  controllers: [IngestController, SessionReadsController],
   providers: [IngestService, IngestMetrics, EnrichmentEnqueuer, EnqueueReconciler],
   exports: [EnqueueReconciler],
 })

@@ -45,3 +45,22 @@ export type ApplyProposalBody = z.infer<typeof applyProposalBodySchema>;
 
 export const decisionBodySchema = z.strictObject({ reason: reasonSchema }).optional().default({});
 export type DecisionBody = z.infer<typeof decisionBodySchema>;
+
+export const PROPOSAL_STATUSES = ['pending', 'applied', 'rejected', 'expired'] as const;
+
+/** Proposals across runs, newest first: what waits for a decision (pending, the default), or what was decided. */
+export const listProposalsQuerySchema = z.strictObject({
+  projectId: ulidSchema.optional(),
+  status: z.enum(PROPOSAL_STATUSES).default('pending'),
+  cursor: ulidSchema.optional(),
+  limit: queryInteger(1, 100).default(50),
+});
+export type ListProposalsQuery = z.infer<typeof listProposalsQuerySchema>;
+
+/** Changes made to items (by passes and by operators' decisions), newest first. */
+export const listChangesQuerySchema = z.strictObject({
+  projectId: ulidSchema.optional(),
+  cursor: ulidSchema.optional(),
+  limit: queryInteger(1, 200).default(50),
+});
+export type ListChangesQuery = z.infer<typeof listChangesQuerySchema>;

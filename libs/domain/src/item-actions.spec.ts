@@ -26,13 +26,34 @@ describe('applyAction', () => {
     else expect(refusal(() => applyAction(item(status), 'approve', NOW)).status).toBe(409);
   });
 
-  it.each(ITEM_STATUSES.map((s) => [s]))('deprecate from %s: to archived unless already archived', (status) => {
+  it.each(ITEM_STATUSES.flatMap((s) => [[s, 'deprecate'] as const, [s, 'archive'] as const]))(
+    '%s, %s: to archived unless already archived',
+    (status, action) => {
+      if (status === 'archived') {
+        const error = refusal(() => applyAction(item(status), action, NOW));
+        expect(error.details).toEqual({ from: 'archived', to: 'archived', allowed: ['active'] });
+      } else {
+        expect(applyAction(item(status), action, NOW)).toEqual({ status: 'archived' });
+      }
+    },
+  );
+
+  it.each(ITEM_STATUSES.map((s) => [s]))('restore from %s: archived → active only, clearing supersededBy', (status) => {
     if (status === 'archived') {
-      const error = refusal(() => applyAction(item(status), 'deprecate', NOW));
-      expect(error.details).toEqual({ from: 'archived', to: 'archived', allowed: [] });
+      expect(applyAction(item(status), 'restore', NOW)).toEqual({ status: 'active', supersededBy: null });
     } else {
-      expect(applyAction(item(status), 'deprecate', NOW)).toEqual({ status: 'archived' });
+      const error = refusal(() => applyAction(item(status), 'restore', NOW));
+      expect(error).toMatchObject({ status: 409, details: { from: status, to: 'active', allowedFrom: ['archived'] } });
     }
+  });
+
+  it('does not approve an archived item, though the lifecycle lets it go back to active: that is a restore', () => {
+    expect(refusal(() => applyAction(item('archived'), 'approve', NOW)).details).toEqual({
+      from: 'archived',
+      to: 'active',
+      allowed: ['active'],
+      allowedFrom: ['review', 'stale'],
+    });
   });
 
   it('names the allowed moves when refusing', () => {

@@ -2,21 +2,34 @@ import { DomainError } from './domain-error';
 import type { ItemStatus, ItemType, MemoryItem } from './memory-item';
 import { STATUS_TRANSITIONS, transition } from './status-lifecycle';
 
-export const ITEM_ACTIONS = ['approve', 'deprecate', 'resolve', 'reopen'] as const;
+export const ITEM_ACTIONS = ['approve', 'deprecate', 'archive', 'restore', 'resolve', 'reopen'] as const;
 export type ItemAction = (typeof ITEM_ACTIONS)[number];
 
 export interface ItemChange {
   status?: ItemStatus;
   resolvedAt?: Date | null;
+  /** Cleared by a restore: the item stands again on its own, whatever replaced it. */
+  supersededBy?: null;
 }
+
+/**
+ * The statuses each status move of an action starts from, where the lifecycle allows more:
+ * approving confirms an item under review or stale, restoring takes one out of the archive;
+ * neither is the other (an archived item is restored, not approved).
+ */
+const ACTION_FROM: Partial<Record<ItemAction, readonly ItemStatus[]>> = {
+  approve: ['review', 'stale'],
+  restore: ['archived'],
+};
 
 const RESOLVABLE: ReadonlySet<ItemType> = new Set(['BugFix', 'Todo']);
 
 /**
  * What an action does to an item, or a 409 naming what is allowed instead.
- * approve: review → active (and stale → active: a person re-affirming it). deprecate: →
- * archived (ARCHITECTURE.md). resolve / reopen: set or
- * clear `resolvedAt` of a BugFix or Todo.
+ * approve: review → active (and stale → active: a person re-affirming it). deprecate
+ * (no longer true) and archive (no longer worth showing): → archived (ARCHITECTURE.md); the
+ * history tells them apart. restore: archived → active, clearing `supersededBy`.
+ * resolve / reopen: set or clear `resolvedAt` of a BugFix or Todo.
  */
 export function applyAction(
   item: Pick<MemoryItem, 'status' | 'type' | 'resolvedAt'>,
@@ -25,11 +38,13 @@ export function applyAction(
 ): ItemChange {
   const move = (to: ItemStatus): ItemChange => {
     const result = transition(item.status, to);
-    if (!result.ok) {
+    const from = ACTION_FROM[action];
+    if (!result.ok || (from && !from.includes(item.status))) {
       throw new DomainError('ILLEGAL_STATUS_TRANSITION', `cannot ${action} an item that is ${item.status}`, {
         from: item.status,
         to,
         allowed: STATUS_TRANSITIONS[item.status],
+        ...(from ? { allowedFrom: from } : {}),
       });
     }
     return { status: to };
@@ -37,7 +52,10 @@ export function applyAction(
   switch (action) {
     case 'approve':
       return move('active');
+    case 'restore':
+      return { ...move('active'), supersededBy: null };
     case 'deprecate':
+    case 'archive':
       return move('archived');
     case 'resolve':
     case 'reopen': {

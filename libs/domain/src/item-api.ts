@@ -3,8 +3,12 @@ import { ulidSchema } from './ids';
 import { storable } from './storable';
 import { ITEM_ACTIONS } from './item-actions';
 import { queryDecimal, queryInteger } from './query-params';
+import { timestampSchema } from './raw-event';
 import {
+  ITEM_LIMITS,
   ITEM_STATUSES,
+  MANUAL_SESSION_ID,
+  TAG_PATTERN,
   ITEM_TYPES,
   authoredItemTypeSchema,
   confidenceSchema,
@@ -27,15 +31,29 @@ export const brainQuerySchema = z.strictObject({
 /** The summary takes no parameters: anything in its query string is a client's mistake. */
 export const summaryQuerySchema = z.strictObject({});
 
-export const listItemsQuerySchema = z.strictObject({
-  type: z.enum(ITEM_TYPES).optional(),
-  status: z.enum(ITEM_STATUSES).optional(),
-  schemaKey: storable(z.string().max(200)).optional(),
-  minConfidence: queryDecimal(0, 1).optional(),
-  text: storable(z.string().min(1).max(200)).optional(),
-  cursor: ulidSchema.optional(),
-  limit: queryInteger(1, 200).default(50),
-});
+export const listItemsQuerySchema = z
+  .strictObject({
+    type: z.enum(ITEM_TYPES).optional(),
+    status: z.enum(ITEM_STATUSES).optional(),
+    schemaKey: storable(z.string().max(200)).optional(),
+    minConfidence: queryDecimal(0, 1).optional(),
+    text: storable(z.string().min(1).max(200)).optional(),
+    /** Items carrying this tag. */
+    tag: z.string().max(ITEM_LIMITS.tag).regex(TAG_PATTERN, 'must be lowercase words joined by hyphens').optional(),
+    /** Items naming a file whose path contains this. */
+    file: storable(z.string().min(1).max(ITEM_LIMITS.filePath)).optional(),
+    /** Items of one session (the `sessionId` items carry), or `manual` for items written by hand. */
+    sessionId: z.union([ulidSchema, z.literal(MANUAL_SESSION_ID)]).optional(),
+    /** Last changed at or after / before this instant: the age filter. */
+    updatedAfter: timestampSchema.optional(),
+    updatedBefore: timestampSchema.optional(),
+    cursor: ulidSchema.optional(),
+    limit: queryInteger(1, 200).default(50),
+  })
+  .refine((q) => !q.updatedAfter || !q.updatedBefore || Date.parse(q.updatedAfter) < Date.parse(q.updatedBefore), {
+    message: 'must be later than updatedAfter',
+    path: ['updatedBefore'],
+  });
 export type ListItemsQuery = z.infer<typeof listItemsQuerySchema>;
 
 export const itemParamsSchema = z.strictObject({ id: ulidSchema });

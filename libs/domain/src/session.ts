@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clientIdSchema } from './raw-event';
 import { ulidSchema } from './ids';
+import { queryInteger } from './query-params';
 
 /** A coding session as stored: the client's id is unique within its project only. */
 export const sessionSchema = z.object({
@@ -19,3 +20,13 @@ export const sessionSchema = z.object({
 export type Session = z.infer<typeof sessionSchema>;
 
 export const sessionParamsSchema = z.strictObject({ sessionId: clientIdSchema });
+
+/** A page of the project's sessions, newest first; `cursor` is the last id of the previous page. */
+export const listSessionsQuerySchema = z.strictObject({
+  cursor: ulidSchema.optional(),
+  limit: queryInteger(1, 100).default(25),
+});
+export type ListSessionsQuery = z.infer<typeof listSessionsQuerySchema>;
+
+/** An event by the id its client gave it (evidence quotes name events so). */
+export const eventParamsSchema = z.strictObject({ eventId: clientIdSchema });

@@ -3,7 +3,7 @@ import { STATUS_TRANSITIONS, transition } from './status-lifecycle';
 
 const STATUSES: ItemStatus[] = ['active', 'stale', 'review', 'superseded', 'archived'];
 
-/** spec/memory-items.md's state diagram, plus active → archived. Written out so a table change fails here. */
+/** spec/memory-items.md's state diagram, plus active → archived and archived → active (restore). Written out so a table change fails here. */
 const LEGAL: ReadonlyArray<[ItemStatus, ItemStatus]> = [
   ['active', 'stale'],
   ['active', 'superseded'],
@@ -15,6 +15,7 @@ const LEGAL: ReadonlyArray<[ItemStatus, ItemStatus]> = [
   ['superseded', 'archived'],
   ['review', 'active'],
   ['review', 'archived'],
+  ['archived', 'active'],
 ];
 
 const isLegal = (from: ItemStatus, to: ItemStatus) => LEGAL.some(([f, t]) => f === from && t === to);
@@ -24,10 +25,10 @@ const ALL_PAIRS = STATUSES.flatMap((from) => STATUSES.map((to): [ItemStatus, Ite
 const ILLEGAL = ALL_PAIRS.filter(([from, to]) => !isLegal(from, to));
 
 describe('transition', () => {
-  it('covers all 25 pairs: 10 legal, 15 illegal', () => {
+  it('covers all 25 pairs: 11 legal, 14 illegal', () => {
     expect(ALL_PAIRS).toHaveLength(25);
-    expect(LEGAL).toHaveLength(10);
-    expect(ILLEGAL).toHaveLength(15);
+    expect(LEGAL).toHaveLength(11);
+    expect(ILLEGAL).toHaveLength(14);
   });
 
   it.each(LEGAL)('allows %s → %s', (from, to) => {
@@ -48,9 +49,9 @@ describe('transition', () => {
     expect(transition(status, status).ok).toBe(false);
   });
 
-  it('makes archived terminal', () => {
-    for (const to of STATUSES)
-      expect(transition('archived', to)).toEqual({ ok: false, from: 'archived', to, allowed: [] });
+  it('lets archived go back to active only', () => {
+    for (const to of STATUSES.filter((s) => s !== 'active'))
+      expect(transition('archived', to)).toEqual({ ok: false, from: 'archived', to, allowed: ['active'] });
   });
 
   it('has a table entry for every status and no other', () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, createParamDecorator, type CanActivate, type Execut
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { ProjectRepository } from '@memex/db';
-import { DomainError, hashApiKey, looksLikeApiKey, secretsEqual } from '@memex/domain';
+import { DomainError, hashApiKey, looksLikeApiKey, secretsEqual, ulidSchema } from '@memex/domain';
 import { CONFIG } from './config.module';
 import { TtlCache } from './ttl-cache';
 
@@ -84,10 +84,57 @@ export class AdminTokenGuard implements CanActivate {
   }
 }
 
-/** The project the request's key belongs to; only valid behind ProjectKeyGuard. */
+/** The header naming the project an admin-token request acts on, where a key would name its own. */
+export const PROJECT_HEADER = 'x-memex-project';
+
+/**
+ * A project's reads and curation (brain, items, search, sessions, events): its key, or the
+ * admin token with `X-Memex-Project: <projectId>`, so an operator signed in to the dashboard
+ * works on any project without holding its key. The token check is the operator endpoints'.
+ */
+@Injectable()
+export class ProjectScopeGuard implements CanActivate {
+  constructor(
+    private readonly keys: ProjectKeyResolver,
+    private readonly projects: ProjectRepository,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const token = bearerToken(request);
+    const admin = this.config.MEMEX_ADMIN_TOKEN;
+    // Without MEMEX_ADMIN_TOKEN set, only keys are accepted (and anything else is a bad key).
+    if (!token || looksLikeApiKey(token) || !admin) {
+      request.projectId = await this.keys.resolve(request);
+      return true;
+    }
+    if (!secretsEqual(token, admin)) throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
+    const named = request.headers[PROJECT_HEADER];
+    const projectId = typeof named === 'string' ? named.trim() : '';
+    if (!ulidSchema.safeParse(projectId).success) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'X-Memex-Project: the admin token acts on the project this header names (a project id)',
+        {
+          issues: [
+            { path: 'X-Memex-Project', message: projectId ? 'must be a ULID' : 'required with the admin token' },
+          ],
+        },
+      );
+    }
+    if (!(await this.projects.findById(projectId))) {
+      throw new DomainError('NOT_FOUND', `no project ${projectId}`, { projectId });
+    }
+    request.projectId = projectId;
+    return true;
+  }
+}
+
+/** The project the request's key belongs to; only valid behind ProjectKeyGuard or ProjectScopeGuard. */
 export const ProjectId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
   const projectId = context.switchToHttp().getRequest<AuthenticatedRequest>().projectId;
-  if (!projectId) throw new Error('ProjectId used on a route without ProjectKeyGuard');
+  if (!projectId) throw new Error('ProjectId used on a route without ProjectKeyGuard or ProjectScopeGuard');
   return projectId;
 });
 

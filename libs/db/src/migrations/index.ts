@@ -7,6 +7,7 @@ import * as search from './0005_search';
 import * as approvalIndex from './0006_approval_index';
 import * as itemSalience from './0007_item_salience';
 import * as modelUsage from './0009_model_usage';
+import * as dashboardIndexes from './0010_dashboard_indexes';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_approval_index': approvalIndex,
   '0007_item_salience': itemSalience,
   '0009_model_usage': modelUsage,
+  '0010_dashboard_indexes': dashboardIndexes,
 };

@@ -124,10 +124,41 @@ export class HygieneReviewRepository {
     return query.orderBy('p.id').limit(limit).execute();
   }
 
+  /** Proposals of a status across runs, newest first, with their items as they are now. */
+  async listProposals(
+    projectId: string | null,
+    status: HygieneProposalRow['status'],
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ proposals: HygieneProposalRow[]; items: ItemRow[] }> {
+    let query = this.db.selectFrom('hygiene_proposals').selectAll().where('status', '=', status);
+    if (projectId !== null) query = query.where('project_id', '=', projectId);
+    if (cursor) query = query.where('id', '<', cursor);
+    const proposals = await query.orderBy('id', 'desc').limit(limit).execute();
+    const ids = [...new Set(proposals.flatMap((p) => p.item_ids))];
+    const items =
+      ids.length === 0 ? [] : await this.db.selectFrom('memory_items').selectAll().where('id', 'in', ids).execute();
+    return { proposals, items };
+  }
+
+  /** Applied changes (a pass's moves, operators' decisions and reverts), newest first. */
+  async listChanges(projectId: string | null, cursor: string | undefined, limit: number): Promise<HygieneChangeRow[]> {
+    let query = this.db
+      .selectFrom('hygiene_changes as c')
+      .innerJoin('memory_items as m', 'm.id', 'c.item_id')
+      .selectAll('c')
+      .select('m.title')
+      .where('c.applied', '=', true);
+    if (projectId !== null) query = query.where('c.project_id', '=', projectId);
+    if (cursor) query = query.where('c.id', '<', cursor);
+    return query.orderBy('c.id', 'desc').limit(limit).execute();
+  }
+
   /**
    * (item, rule) pairs an operator overruled, and nobody changed the item since: a pass leaves
    * them be. Reverting a change overrules its rule; approving an item out of review overrules
-   * the conflict rule, which would otherwise send it straight back.
+   * the conflict rule, which would otherwise send it straight back; restoring an archived item
+   * overrules the rules that archive live items (low confidence, code map) in the same way.
    */
   async heldRules(projectId: string): Promise<Set<string>> {
     const { rows } = await sql<{ item_id: string; rule: string }>`
@@ -142,7 +173,16 @@ export class HygieneReviewRepository {
                where h.project_id = ${projectId} and h.change = 'approve'
                order by h.item_id, h.id desc) a
         join memory_items m on m.id = a.item_id
-       where a.from_status = 'review' and m.status = 'active' and m.updated_at = a.updated_at`.execute(this.db);
+       where a.from_status = 'review' and m.status = 'active' and m.updated_at = a.updated_at
+      union
+      select r.item_id, rule.name
+        from (select distinct on (h.item_id) h.item_id, (h.after->>'updated_at')::timestamptz as updated_at
+                from item_history h
+               where h.project_id = ${projectId} and h.change = 'restore'
+               order by h.item_id, h.id desc) r
+        join memory_items m on m.id = r.item_id
+       cross join (values ('archive-code-map'), ('archive-low-confidence')) as rule(name)
+       where m.status <> 'archived' and m.updated_at = r.updated_at`.execute(this.db);
     return new Set(rows.map((r) => `${r.item_id}:${r.rule}`));
   }
 

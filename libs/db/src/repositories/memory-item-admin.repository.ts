@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   DomainError,
   MANUAL_SESSION_ID,
@@ -13,7 +13,7 @@ import type { DB, MemoryItemsTable } from '../schema';
 import type { Pool } from 'pg';
 import { KYSELY, PG_POOL } from '../tokens';
 import { recordHistory } from './item-history';
-import { lockItemRows } from './item-rows';
+import { lockItemRows, lockProjectItems } from './item-rows';
 import { bumpRevision } from './revision';
 import { toMemoryItem } from './memory-item.mapper';
 
@@ -41,11 +41,15 @@ export type RowChange = (item: MemoryItem) => Partial<{
   tags: string[];
   status: ItemStatus;
   resolved_at: Date | null;
+  superseded_by: null;
 }>;
 
 type Row = Selectable<MemoryItemsTable>;
 
 const SEPARATOR = '\u001f';
+
+/** Text matched literally inside a LIKE pattern. */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 /** Longer than the brain renders (300 and 200 characters), so a cut here always shows as one there. */
 const FACTS_READ = 320;
 const RATIONALE_READ = 220;
@@ -143,12 +147,20 @@ export class MemoryItemAdminRepository {
     let query = this.db.selectFrom('memory_items').selectAll().where('project_id', '=', projectId);
     if (q.type) query = query.where('type', '=', q.type);
     if (q.status) query = query.where('status', '=', q.status);
-    if (q.schemaKey) query = query.where('schema_key', 'like', `${q.schemaKey.replace(/[\\%_]/g, '\\$&')}%`);
+    if (q.schemaKey) query = query.where('schema_key', 'like', `${likeEscaped(q.schemaKey)}%`);
     if (q.minConfidence !== undefined) query = query.where('confidence', '>=', q.minConfidence);
     if (q.text) {
-      const pattern = `%${q.text.replace(/[\\%_]/g, '\\$&')}%`;
+      const pattern = `%${likeEscaped(q.text)}%`;
       query = query.where((eb) => eb.or([eb('title', 'ilike', pattern), eb('facts', 'ilike', pattern)]));
     }
+    if (q.tag) query = query.where(sql<boolean>`tags @> array[${q.tag}]::text[]`);
+    if (q.file) {
+      const pattern = `%${likeEscaped(q.file)}%`;
+      query = query.where(sql<boolean>`exists (select 1 from unnest(files) as f where f ilike ${pattern})`);
+    }
+    if (q.sessionId) query = query.where('session_id', '=', q.sessionId);
+    if (q.updatedAfter) query = query.where('updated_at', '>=', new Date(q.updatedAfter));
+    if (q.updatedBefore) query = query.where('updated_at', '<', new Date(q.updatedBefore));
     if (q.cursor) query = query.where('id', '<', q.cursor);
     const rows = await query
       .orderBy('id', 'desc')
@@ -219,6 +231,61 @@ export class MemoryItemAdminRepository {
       }
       await bumpRevision(trx, projectId);
       return updated;
+    });
+  }
+
+  /**
+   * Deletes an item for good, with its history, its hygiene changes and its embedding (the
+   * foreign keys cascade): deleting is for what must not be kept, archiving for what is no
+   * longer worth showing. Items it replaced stay as they are but stop pointing at it (a
+   * history entry each says why), pending proposals naming it expire, and the revision moves
+   * so the brain follows. Under the project's item lock, as every writer of items as a set.
+   */
+  async delete(
+    projectId: string,
+    itemId: string,
+    who: { actor: string; reason: string | null },
+  ): Promise<{ itemId: string; unlinked: string[]; expiredProposals: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockProjectItems(trx, projectId);
+      const [row] = await lockItemRows(trx, projectId, [itemId]);
+      if (!row) throw new DomainError('ITEM_NOT_FOUND', `no item ${itemId} in this project`, { id: itemId });
+      const replaced = await trx
+        .selectFrom('memory_items')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('superseded_by', '=', itemId)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      for (const before of replaced) {
+        // Not an edit of what the item says: its age stays what it was.
+        const after = await trx
+          .updateTable('memory_items')
+          .set({ superseded_by: null })
+          .where('id', '=', before.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const why = `the item that replaced it (${itemId}) was deleted`;
+        await this.history(trx, projectId, before.id, 'unlinked', before, after, {
+          actor: who.actor,
+          reason: who.reason ? `${why}: ${who.reason}` : why,
+        });
+      }
+      const expired = await trx
+        .updateTable('hygiene_proposals')
+        .set({ status: 'expired' })
+        .where('project_id', '=', projectId)
+        .where('status', '=', 'pending')
+        .where(sql<boolean>`${itemId} = any(item_ids)`)
+        .executeTakeFirst();
+      await trx.deleteFrom('memory_items').where('id', '=', itemId).execute();
+      await bumpRevision(trx, projectId);
+      return {
+        itemId,
+        unlinked: replaced.map((r) => r.id),
+        expiredProposals: Number(expired.numUpdatedRows),
+      };
     });
   }
 

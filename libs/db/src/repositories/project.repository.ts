@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Kysely } from 'kysely';
-import { generateApiKey, hashApiKey, newId } from '@memex/domain';
+import { sql, type Kysely } from 'kysely';
+import { generateApiKey, hashApiKey, newId, type ProjectSummary } from '@memex/domain';
 import { retryOnConnectionLoss } from '../connection-loss';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
@@ -36,6 +36,35 @@ export class ProjectRepository {
       .where('id', '=', projectId)
       .executeTakeFirst();
     return row && { id: row.id, name: row.name, memoryRevision: row.memory_revision };
+  }
+
+  /** Projects in id order after `cursor`, with how many items and sessions each holds. */
+  async listWithCounts(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ projects: ProjectSummary[]; nextCursor: string | null }> {
+    let query = this.db
+      .selectFrom('projects as p')
+      .select([
+        'p.id',
+        'p.name',
+        'p.created_at',
+        sql<number>`(select count(*) from memory_items m where m.project_id = p.id)::int`.as('items'),
+        sql<number>`(select count(*) from sessions s where s.project_id = p.id)::int`.as('sessions'),
+      ]);
+    if (cursor) query = query.where('p.id', '>', cursor);
+    const rows = await query
+      .orderBy('p.id')
+      .limit(limit + 1)
+      .execute();
+    const projects = rows.slice(0, limit).map((r) => ({
+      projectId: r.id,
+      name: r.name,
+      createdAt: r.created_at,
+      items: r.items,
+      sessions: r.sessions,
+    }));
+    return { projects, nextCursor: rows.length > limit ? projects[projects.length - 1]!.projectId : null };
   }
 
   /** Project ids in id order after `after`, a page at a time. */

@@ -42,6 +42,73 @@ export class SessionRepository {
     return toSession(row);
   }
 
+  /** The project's sessions, newest first, one page after `cursor`, with their event and item counts. */
+  async listForProject(
+    projectId: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ sessions: SessionSummary[]; nextCursor: string | null }> {
+    let query = this.db
+      .selectFrom('sessions as s')
+      .selectAll('s')
+      .select([
+        sql<number>`(select count(*) from raw_events e where e.session_id = s.id)::int`.as('event_count'),
+        sql<number>`(select count(*) from memory_items m where m.project_id = s.project_id and m.session_id = s.id)::int`.as(
+          'item_count',
+        ),
+      ])
+      .where('s.project_id', '=', projectId);
+    if (cursor) query = query.where('s.id', '<', cursor);
+    const rows = await query
+      .orderBy('s.id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const page = rows.slice(0, limit).map((r): SessionSummary => ({
+      id: r.id,
+      externalId: r.external_id,
+      branch: r.branch,
+      createdAt: r.created_at,
+      lastEventAt: r.last_event_at,
+      completedAt: r.completed_at,
+      status: r.completed_at ? 'completed' : 'open',
+      enrichmentPending: r.last_event_seq > r.enrichment_cursor,
+      eventCount: r.event_count,
+      itemCount: r.item_count,
+    }));
+    return { sessions: page, nextCursor: rows.length > limit ? page[page.length - 1]!.id : null };
+  }
+
+  /** One of the project's events by its client id, with the session it belongs to. */
+  async findEvent(projectId: string, eventId: string): Promise<StoredEvent | undefined> {
+    const row = await this.db
+      .selectFrom('raw_events as e')
+      .innerJoin('sessions as s', 's.id', 'e.session_id')
+      .select([
+        'e.event_id',
+        'e.type',
+        'e.occurred_at',
+        'e.received_at',
+        'e.content',
+        'e.metadata',
+        's.id',
+        's.external_id',
+      ])
+      .where('e.project_id', '=', projectId)
+      .where('e.event_id', '=', eventId)
+      .executeTakeFirst();
+    return (
+      row && {
+        eventId: row.event_id,
+        type: row.type,
+        timestamp: row.occurred_at,
+        receivedAt: row.received_at,
+        content: row.content,
+        metadata: row.metadata,
+        session: { id: row.id, externalId: row.external_id },
+      }
+    );
+  }
+
   /**
    * Sessions with events past their enrichment cursor whose newest event is older than
    * `quietSince`, oldest first, one page after `after` (keyset, so pages never overlap).
@@ -58,4 +125,31 @@ export class SessionRepository {
     const rows = await query.orderBy('last_event_at').orderBy('id').limit(limit).execute();
     return rows.map(toSession);
   }
+}
+
+/** A session as the dashboard lists it: with how many events it holds and items it produced. */
+export interface SessionSummary {
+  id: string;
+  externalId: string;
+  branch: string | null;
+  createdAt: Date;
+  lastEventAt: Date;
+  completedAt: Date | null;
+  /** `completed` once the client said so, else `open`. */
+  status: 'open' | 'completed';
+  /** Events stored past the enrichment cursor: 0 when enrichment has caught up. */
+  enrichmentPending: boolean;
+  eventCount: number;
+  itemCount: number;
+}
+
+/** A stored event, read back by its client id. */
+export interface StoredEvent {
+  eventId: string;
+  type: string;
+  timestamp: Date;
+  receivedAt: Date;
+  content: string;
+  metadata: Record<string, unknown> | null;
+  session: { id: string; externalId: string };
 }
