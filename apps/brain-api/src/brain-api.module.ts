@@ -3,6 +3,7 @@ import { AdminHealthController } from './admin-health.controller';
 import { AdminJobsController } from './admin-jobs.controller';
 import { BrainController } from './brain.controller';
 import { BrainService } from './brain.service';
+import { DashboardUi } from './dashboard-ui';
 import { HygieneController } from './hygiene.controller';
 import { HygieneReviewService } from './hygiene-review.service';
 import { ManualItemService } from './manual-items.service';
@@ -22,7 +23,7 @@ import { RevisionCache } from './revision-cache';
 
 /**
  * Everything but the ingest hot path: the brain, memory items, search, MCP, hygiene review,
- * projects and the operator endpoints (jobs, queue board).
+ * projects, the operator endpoints (jobs, queue board) and the dashboard.
  */
 @Module({
   imports: [RetrievalModule],
@@ -44,6 +45,7 @@ import { RevisionCache } from './revision-cache';
     RevisionCache,
     HygieneReviewService,
     QueueBoard,
+    DashboardUi,
     SearchService,
     ManualItemService,
     ProjectMemoryFactory,

@@ -1,0 +1,233 @@
+import { useState, type FormEvent } from 'react';
+import { ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useAction, useLoad } from '../components';
+import { NO_FILTERS, listQuery, searchQuery, type ItemFilters } from '../lib/item-filters';
+import { Link } from '../router';
+import { useSignedIn } from '../session-context';
+import { ITEM_ACTIONS, ITEM_STATUSES, ITEM_TYPES, type Item, type SearchResult } from '../types';
+
+type Row = Pick<Item, 'itemId' | 'type' | 'status' | 'title' | 'confidence' | 'updatedAt'> & { snippet?: string };
+
+const PAGE = 50;
+
+/** Search marks come as <mark>…</mark> around text from memory: split on them, never parse HTML. */
+function Snippet({ text }: { text: string }) {
+  const parts = text.split(/<mark>|<\/mark>/);
+  return <span className="snippet">{parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part))}</span>;
+}
+
+/** The items of the project: the hybrid search, or the list with its filters, a page at a time from the server. */
+export function ItemsPage({ sessionId }: { sessionId?: string }) {
+  const { api } = useSignedIn();
+  const [draft, setDraft] = useState<ItemFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<ItemFilters>(NO_FILTERS);
+  // Cursors of the pages before this one, for "Previous page".
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkAction, setBulkAction] = useState<string>('approve');
+  const action = useAction();
+  const cursor = cursors[cursors.length - 1];
+  const searching = filters.search.trim().length > 0;
+
+  const page = useLoad(async (): Promise<{ rows: Row[]; nextCursor: string | null }> => {
+    if (searching) {
+      const found = await api<{ results: SearchResult[] }>('/api/v2/search', { query: searchQuery(filters) });
+      return { rows: found.results.map((r) => ({ ...r.item, snippet: r.snippet })), nextCursor: null };
+    }
+    const listed = await api<{ items: Item[]; nextCursor: string | null }>('/api/v2/memory-items', {
+      query: { ...listQuery(filters, Date.now()), sessionId, cursor, limit: PAGE },
+    });
+    return { rows: listed.items, nextCursor: listed.nextCursor };
+  }, [filters, cursor, sessionId]);
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    setFilters(draft);
+    setCursors([undefined]);
+    setSelected(new Set());
+  }
+
+  function toggle(id: string) {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  }
+
+  const rows = page.data?.rows ?? [];
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.itemId));
+
+  async function runBulk() {
+    const ok = await action.run(async () => {
+      const done = await api<{ updated: number }>('/api/v2/memory-items/bulk', {
+        body: { ids: [...selected], action: bulkAction },
+      });
+      return `${bulkAction}: ${done.updated} item${done.updated === 1 ? '' : 's'} changed.`;
+    });
+    if (ok) {
+      setSelected(new Set());
+      void page.reload();
+    }
+  }
+
+  const set = (field: keyof ItemFilters) => (e: { target: { value: string } }) =>
+    setDraft({ ...draft, [field]: e.target.value });
+
+  return (
+    <main id="main">
+      <div className="title-row">
+        <PageTitle>{sessionId ? 'Items of a session' : 'Items'}</PageTitle>
+        <Link to="/items/new" className="button">
+          New item
+        </Link>
+      </div>
+      <form className="filters" onSubmit={apply} aria-label="Search and filters">
+        <div className="field wide">
+          <label htmlFor="f-search">Search</label>
+          <input
+            id="f-search"
+            type="search"
+            value={draft.search}
+            onChange={set('search')}
+            placeholder='words, "a phrase", -excluded'
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="f-type">Type</label>
+          <select id="f-type" value={draft.type} onChange={set('type')}>
+            <option value="">any</option>
+            {ITEM_TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-status">Status</label>
+          <select id="f-status" value={draft.status} onChange={set('status')}>
+            <option value="">any</option>
+            {ITEM_STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-tag">Tag</label>
+          <input id="f-tag" value={draft.tag} onChange={set('tag')} disabled={draft.search.trim() !== ''} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-file">File</label>
+          <input id="f-file" value={draft.file} onChange={set('file')} disabled={draft.search.trim() !== ''} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-confidence">Confidence</label>
+          <select
+            id="f-confidence"
+            value={draft.minConfidence}
+            onChange={set('minConfidence')}
+            disabled={draft.search.trim() !== ''}
+          >
+            <option value="">any</option>
+            <option value="0.4">≥ 0.4</option>
+            <option value="0.6">≥ 0.6</option>
+            <option value="0.8">≥ 0.8</option>
+            <option value="1">1.0</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-age">Last changed</label>
+          <select id="f-age" value={draft.age} onChange={set('age')} disabled={draft.search.trim() !== ''}>
+            <option value="">any time</option>
+            <option value="newer-1">in the last day</option>
+            <option value="newer-7">in the last 7 days</option>
+            <option value="newer-30">in the last 30 days</option>
+            <option value="older-30">over 30 days ago</option>
+            <option value="older-90">over 90 days ago</option>
+          </select>
+        </div>
+        <button type="submit">{draft.search.trim() ? 'Search' : 'Apply filters'}</button>
+      </form>
+      {searching ? (
+        <p className="hint">
+          Hybrid search: the 50 best matches, filtered by type and status (tag, file, confidence and age apply to the
+          list).
+        </p>
+      ) : null}
+      <ErrorMessage error={page.error ?? action.error} />
+      {action.notice ? <Notice text={action.notice} /> : null}
+      <div className="bulk" role="group" aria-label="Bulk actions on the selected items">
+        <span>{selected.size} selected</span>
+        <label htmlFor="bulk-action" className="visually-hidden">
+          Action for the selected items
+        </label>
+        <select id="bulk-action" value={bulkAction} onChange={(e) => setBulkAction(e.target.value)}>
+          {ITEM_ACTIONS.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <button type="button" disabled={selected.size === 0 || action.busy} onClick={() => void runBulk()}>
+          Apply to selected
+        </button>
+      </div>
+      <table className="items">
+        <caption className="visually-hidden">Memory items</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="select">
+              <input
+                type="checkbox"
+                aria-label="Select every item on this page"
+                checked={allSelected}
+                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.itemId)))}
+              />
+            </th>
+            <th scope="col">Title</th>
+            <th scope="col">Type</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Confidence
+            </th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.itemId}>
+              <td className="select">
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${row.title}`}
+                  checked={selected.has(row.itemId)}
+                  onChange={() => toggle(row.itemId)}
+                />
+              </td>
+              <td>
+                <Link to={`/items/${row.itemId}`}>{row.title}</Link>
+                {row.snippet ? <Snippet text={row.snippet} /> : null}
+              </td>
+              <td>{row.type}</td>
+              <td>
+                <StatusBadge status={row.status} />
+              </td>
+              <td className="num">{row.confidence.toFixed(2)}</td>
+              <td>{formatDate(row.updatedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page.loading ? <p>Loading…</p> : null}
+      {!page.loading && rows.length === 0 ? <p>No items match.</p> : null}
+      <nav className="pager" aria-label="Pages">
+        <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <span>Page {cursors.length}</span>
+        <button
+          type="button"
+          disabled={!page.data?.nextCursor}
+          onClick={() => setCursors([...cursors, page.data!.nextCursor!])}
+        >
+          Next page
+        </button>
+      </nav>
+    </main>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { ErrorMessage, PageTitle, formatDate, useLoad } from '../components';
+import { Link } from '../router';
+import { useSignedIn } from '../session-context';
+import type { Session } from '../types';
+
+/** The project's sessions, newest first, a page at a time, each with the items it produced. */
+export function SessionsPage() {
+  const { api } = useSignedIn();
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useLoad(
+    () => api<{ sessions: Session[]; nextCursor: string | null }>('/api/v2/sessions', { query: { cursor, limit: 25 } }),
+    [cursor],
+  );
+  return (
+    <main id="main">
+      <PageTitle>Sessions</PageTitle>
+      <ErrorMessage error={page.error} />
+      <table>
+        <caption className="visually-hidden">Sessions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">Branch</th>
+            <th scope="col">Started</th>
+            <th scope="col">Last event</th>
+            <th scope="col" className="num">
+              Events
+            </th>
+            <th scope="col" className="num">
+              Items
+            </th>
+            <th scope="col">Status</th>
+            <th scope="col">Enrichment</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.data?.sessions.map((s) => (
+            <tr key={s.id}>
+              <td className="mono">
+                <Link to={`/sessions/${s.id}`}>{s.externalId}</Link>
+              </td>
+              <td>{s.branch ?? '—'}</td>
+              <td>{formatDate(s.createdAt)}</td>
+              <td>{formatDate(s.lastEventAt)}</td>
+              <td className="num">{s.eventCount.toLocaleString('en')}</td>
+              <td className="num">{s.itemCount > 0 ? <Link to={`/sessions/${s.id}`}>{s.itemCount}</Link> : 0}</td>
+              <td>{s.status}</td>
+              <td>{s.enrichmentPending ? 'pending' : 'caught up'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page.loading ? <p>Loading…</p> : null}
+      {page.data?.sessions.length === 0 ? <p>No session has been captured yet.</p> : null}
+      <nav className="pager" aria-label="Pages">
+        <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <span>Page {cursors.length}</span>
+        <button
+          type="button"
+          disabled={!page.data?.nextCursor}
+          onClick={() => setCursors([...cursors, page.data!.nextCursor!])}
+        >
+          Next page
+        </button>
+      </nav>
+    </main>
+  );
+}

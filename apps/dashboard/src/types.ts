@@ -1,0 +1,127 @@
+/** The API's answers as the dashboard reads them (dates arrive as ISO strings). */
+export const ITEM_TYPES = [
+  'Decision',
+  'Convention',
+  'BugFix',
+  'Todo',
+  'ArchitectureNote',
+  'ImplementationFact',
+  'CodeMapNode',
+] as const;
+export const AUTHORED_TYPES = ITEM_TYPES.filter((t) => t !== 'CodeMapNode');
+export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
+export const ITEM_ACTIONS = ['approve', 'deprecate', 'archive', 'restore', 'resolve', 'reopen'] as const;
+export type ItemAction = (typeof ITEM_ACTIONS)[number];
+
+export interface Item {
+  itemId: string;
+  type: string;
+  status: string;
+  title: string;
+  facts: string;
+  rationale: string | null;
+  impact: string | null;
+  files: string[];
+  schemaKey: string;
+  confidence: number;
+  importance: number | null;
+  tags: string[];
+  evidenceSpans: Array<{ eventId: string; quote: string }>;
+  sessionId: string;
+  supersededBy: string | null;
+  mergedFrom: string[];
+  resolvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface HistoryEntry {
+  id: number;
+  change: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  actorType: string;
+  actor: string;
+  reason: string | null;
+  createdAt: string;
+}
+
+export interface SearchResult {
+  itemId: string;
+  score: number;
+  snippet: string;
+  item: Pick<Item, 'itemId' | 'type' | 'status' | 'title' | 'confidence' | 'updatedAt' | 'tags' | 'files'>;
+}
+
+export interface BrainMeta {
+  tokenEstimate: number;
+  itemsLoaded: number;
+  brainHash: string;
+  layers: Record<'layer0' | 'layer1' | 'layer2' | 'layer3', { items: number; tokens: number }>;
+}
+
+export interface Session {
+  id: string;
+  externalId: string;
+  branch: string | null;
+  createdAt: string;
+  lastEventAt: string;
+  completedAt: string | null;
+  status: 'open' | 'completed';
+  enrichmentPending: boolean;
+  eventCount: number;
+  itemCount: number;
+}
+
+export interface StoredEvent {
+  eventId: string;
+  type: string;
+  timestamp: string;
+  content: string;
+  session: { id: string; externalId: string };
+}
+
+export interface ProposalItem {
+  itemId: string;
+  type: string;
+  status: string;
+  title: string;
+  facts: string;
+  rationale: string | null;
+  files: string[];
+  tags: string[];
+  confidence: number;
+  importance: number | null;
+  evidenceCount: number;
+}
+
+export interface Proposal {
+  proposalId: string;
+  kind: 'merge' | 'edit';
+  rule: string;
+  itemIds: string[];
+  status: string;
+  reason: string;
+  detail: { keepId?: string; similarity?: number; problems?: Array<{ code: string; field?: string }> };
+  items: ProposalItem[];
+}
+
+export interface Change {
+  changeId: string;
+  itemId: string;
+  title: string;
+  rule: string;
+  from: string | null;
+  to: string | null;
+  reason: string;
+  revertedAt: string | null;
+  createdAt: string;
+}
+
+export interface Project {
+  projectId: string;
+  name: string;
+  createdAt: string;
+  items: number;
+  sessions: number;
+}
