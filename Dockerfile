@@ -4,6 +4,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The install's prepare script builds the dashboard (apps/dashboard/dist), so its sources come first.
+COPY apps/dashboard apps/dashboard
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json .swcrc ./
 COPY apps apps
@@ -21,6 +23,7 @@ ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
+COPY --from=build --chown=root:root /app/apps/dashboard/dist ./apps/dashboard/dist
 COPY package.json ./
 # The code is root's and read-only to the process, which runs as the unprivileged `node` user.
 USER node

@@ -67,6 +67,9 @@ export function useAction() {
   return { busy, error, notice, run, setError };
 }
 
+/** The document's headings sit under the page's own (h1) and its section's (h2). */
+const NESTED_HEADINGS = { h1: 'h3', h2: 'h4', h3: 'h5', h4: 'h6' } as const;
+
 /**
  * Markdown rendered as React elements: raw HTML in it is skipped, never parsed, and links
  * only keep safe protocols (react-markdown's default), so item text stays inert.
@@ -74,7 +77,9 @@ export function useAction() {
 export function SafeMarkdown({ text }: { text: string }) {
   return (
     <div className="markdown">
-      <Markdown skipHtml>{text}</Markdown>
+      <Markdown skipHtml components={NESTED_HEADINGS}>
+        {text}
+      </Markdown>
     </div>
   );
 }

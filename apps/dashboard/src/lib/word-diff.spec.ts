@@ -16,6 +16,10 @@ describe('wordDiff', () => {
     expect(marked('retry twice', 'retry three times')).toEqual(['twice']);
   });
 
+  it('reads words without case or punctuation', () => {
+    expect(marked('Rotate the secret.', 'rotate the secret')).toEqual([]);
+  });
+
   it('gives back every character of its side', () => {
     const mine = 'The  sender drops\ndeliveries on 502';
     expect(

@@ -8,21 +8,25 @@ const MAX_WORDS = 600;
 
 /**
  * The words of `mine` marked where they are not in the longest common subsequence with
- * `theirs`: enough to show a person where two near-duplicate items differ. Texts past
+ * `theirs` (compared without case or punctuation): enough to show a person where two near-duplicate items differ. Texts past
  * MAX_WORDS words are compared on their start only (the rest shown unmarked), keeping the
  * table small.
  */
 export function wordDiff(mine: string, theirs: string): DiffPart[] {
   const a = mine.split(/(\s+)/);
   const b = theirs.split(/(\s+)/);
+  // Words compare without case or punctuation: "Rotate" and "rotate," are the same word.
+  const plain = (token: string) => token.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   const head = a.slice(0, MAX_WORDS * 2);
   const other = b.slice(0, MAX_WORDS * 2);
+  const headKeys = head.map(plain);
+  const otherKeys = other.map(plain);
   const n = head.length;
   const m = other.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i]![j] = head[i] === other[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+      lcs[i]![j] = headKeys[i] === otherKeys[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
     }
   }
   const parts: DiffPart[] = [];
@@ -34,7 +38,7 @@ export function wordDiff(mine: string, theirs: string): DiffPart[] {
   let i = 0;
   let j = 0;
   while (i < n) {
-    if (j < m && head[i] === other[j]) {
+    if (j < m && headKeys[i] === otherKeys[j]) {
       push(head[i]!, false);
       i++;
       j++;

@@ -75,7 +75,7 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
   return (
     <main id="main">
       <div className="title-row">
-        <PageTitle>{sessionId ? 'Items of a session' : 'Items'}</PageTitle>
+        <PageTitle>{sessionId ? `Items of session ${sessionId}` : 'Items'}</PageTitle>
         <Link to="/items/new" className="button">
           New item
         </Link>
@@ -167,7 +167,8 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
           Apply to selected
         </button>
       </div>
-      <table className="items">
+      {page.loading ? <p role="status">Loading…</p> : null}
+      <table className="items" aria-busy={page.loading}>
         <caption className="visually-hidden">Memory items</caption>
         <thead>
           <tr>
@@ -213,9 +214,8 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
           ))}
         </tbody>
       </table>
-      {page.loading ? <p>Loading…</p> : null}
       {!page.loading && rows.length === 0 ? <p>No items match.</p> : null}
-      <nav className="pager" aria-label="Pages">
+      <nav className="pager" aria-label="Pagination" hidden={searching}>
         <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           Previous page
         </button>

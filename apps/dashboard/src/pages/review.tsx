@@ -24,6 +24,9 @@ function MergeView({
   setKeepId(id: string): void;
 }) {
   const kept = proposal.items.find((i) => i.itemId === keepId) ?? proposal.items[0];
+  // Each item against the kept one; the kept one against the first of the others.
+  const reference = (item: ProposalItem) =>
+    item === kept ? (proposal.items.find((i) => i !== kept)?.facts ?? item.facts) : (kept?.facts ?? item.facts);
   return (
     <div className="side-by-side" role="radiogroup" aria-label="Item to keep">
       {proposal.items.map((item: ProposalItem) => (
@@ -43,7 +46,7 @@ function MergeView({
           <p className="meta">
             <StatusBadge status={item.status} /> confidence {item.confidence.toFixed(2)} · {item.evidenceCount} evidence
           </p>
-          <Diff mine={item.facts} theirs={item === kept || !kept ? item.facts : kept.facts} />
+          <Diff mine={item.facts} theirs={reference(item)} />
         </div>
       ))}
     </div>
@@ -232,7 +235,7 @@ export function ReviewPage() {
         <h2 id="changes-title">Recent changes</h2>
         <ErrorMessage error={changes.error} />
         {changes.data?.changes.length === 0 ? <p>No change has been made yet.</p> : null}
-        <table>
+        <table hidden={!changes.data?.changes.length}>
           <thead>
             <tr>
               <th scope="col">When</th>

@@ -54,7 +54,7 @@ export function SessionsPage() {
       </table>
       {page.loading ? <p>Loading…</p> : null}
       {page.data?.sessions.length === 0 ? <p>No session has been captured yet.</p> : null}
-      <nav className="pager" aria-label="Pages">
+      <nav className="pager" aria-label="Pagination">
         <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
           Previous page
         </button>
