@@ -53,6 +53,15 @@ const brainText = () =>
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
 
+/** What the focus check reads of the page (the tests compile without the DOM's types). */
+type FocusWindow = { document: { activeElement: { tagName: string } | null } };
+
+/** Controls a screen reader could not name: no label, no aria-label, no text. Run in the page. */
+const UNLABELLED = `[...document.querySelectorAll('input, select, textarea, button, a')]
+  .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
+    && !el.getAttribute('aria-labelledby') && !el.textContent.trim())
+  .map((el) => el.outerHTML.slice(0, 100))`;
+
 async function openSection(name: string) {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -263,6 +272,27 @@ describe('the dashboard in Chromium', () => {
     await openSection('Brain');
     await page.getByTestId('brain-hash').waitFor();
     expect(await page.getByRole('region', { name: 'Document' }).textContent()).not.toContain('kebab-case');
+  });
+
+  it('works from the keyboard, and names every control on every page', async () => {
+    await openSection('Items');
+    // The page moves focus to its heading, so a screen reader announces it; the header comes before it.
+    await page.waitForFunction(() => (globalThis as unknown as FocusWindow).document.activeElement?.tagName === 'H1');
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Sign out');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Sessions', exact: true }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('session-lint');
+    await shot('11-keyboard-focus');
+    for (const path of ['/brain', '/items', '/items/new', '/review', '/sessions', `/items/${ids.webhook}`]) {
+      // A deep link opens the app there, still signed in (the tab's sessionStorage).
+      await page.goto(`${url}/ui${path}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      expect({ path, unlabelled: await page.evaluate(UNLABELLED) }).toEqual({ path, unlabelled: [] });
+    }
   });
 
   it('lets the admin token pick a project and see the health of the queues', async () => {
