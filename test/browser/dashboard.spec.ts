@@ -283,6 +283,8 @@ describe('the dashboard in Chromium', () => {
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Sessions', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'session-lint' }).waitFor();
+    await page.waitForFunction(() => (globalThis as unknown as FocusWindow).document.activeElement?.tagName === 'H1');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('session-lint');
     await shot('11-keyboard-focus');

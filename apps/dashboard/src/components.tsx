@@ -122,3 +122,37 @@ export async function copyText(text: string): Promise<void> {
   area.remove();
   if (!ok) throw new Error('the browser refused to copy; select the text and copy it by hand');
 }
+
+/** Pages of a list the server pages by cursor: the cursors of the pages before this one make "Previous page". */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  return {
+    cursor: cursors[cursors.length - 1],
+    number: cursors.length,
+    previous: cursors.length > 1 ? () => setCursors((c) => c.slice(0, -1)) : undefined,
+    next: (cursor: string) => setCursors((c) => [...c, cursor]),
+    reset: () => setCursors([undefined]),
+  };
+}
+
+export function Pager({
+  pages,
+  nextCursor,
+  hidden = false,
+}: {
+  pages: ReturnType<typeof useCursorPages>;
+  nextCursor: string | null | undefined;
+  hidden?: boolean;
+}) {
+  return (
+    <nav className="pager" aria-label="Pagination" hidden={hidden}>
+      <button type="button" disabled={!pages.previous} onClick={pages.previous}>
+        Previous page
+      </button>
+      <span>Page {pages.number}</span>
+      <button type="button" disabled={!nextCursor} onClick={() => nextCursor && pages.next(nextCursor)}>
+        Next page
+      </button>
+    </nav>
+  );
+}

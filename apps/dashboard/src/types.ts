@@ -1,17 +1,7 @@
 /** The API's answers as the dashboard reads them (dates arrive as ISO strings). */
-export const ITEM_TYPES = [
-  'Decision',
-  'Convention',
-  'BugFix',
-  'Todo',
-  'ArchitectureNote',
-  'ImplementationFact',
-  'CodeMapNode',
-] as const;
-export const AUTHORED_TYPES = ITEM_TYPES.filter((t) => t !== 'CodeMapNode');
-export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
-export const ITEM_ACTIONS = ['approve', 'deprecate', 'archive', 'restore', 'resolve', 'reopen'] as const;
-export type ItemAction = (typeof ITEM_ACTIONS)[number];
+// The domain's own lists (zod-free modules), so a new type, status or action shows up here too.
+export { AUTHORED_ITEM_TYPES, ITEM_STATUSES, ITEM_TYPES, MANUAL_SESSION_ID } from '../../../libs/domain/src/item-kinds';
+export { ITEM_ACTIONS, type ItemAction } from '../../../libs/domain/src/item-actions';
 
 export interface Item {
   itemId: string;

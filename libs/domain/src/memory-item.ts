@@ -2,34 +2,13 @@ import { z } from 'zod';
 import { ulidSchema } from './ids';
 import { clientIdSchema } from './raw-event';
 import { storable } from './storable';
+import { AUTHORED_ITEM_TYPES, ITEM_STATUSES, ITEM_TYPES } from './item-kinds';
 
-export const ITEM_TYPES = [
-  'Decision',
-  'Convention',
-  'BugFix',
-  'Todo',
-  'ArchitectureNote',
-  'ImplementationFact',
-  'CodeMapNode',
-] as const;
-export type ItemType = (typeof ITEM_TYPES)[number];
+export * from './item-kinds';
 
-/**
- * The types a person's edit or a model may give an item. CodeMapNode items are made by
- * scanning code, never said in a conversation, and hygiene archives them as memory.
- */
-export const AUTHORED_ITEM_TYPES = ITEM_TYPES.filter(
-  (type): type is Exclude<ItemType, 'CodeMapNode'> => type !== 'CodeMapNode',
-);
 export const authoredItemTypeSchema = z.enum(AUTHORED_ITEM_TYPES, {
   error: () => `must be one of ${AUTHORED_ITEM_TYPES.join(', ')} (CodeMapNode items come from code scans)`,
 });
-
-export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
-export type ItemStatus = (typeof ITEM_STATUSES)[number];
-
-/** The session id of items a person wrote through the API rather than enrichment extracted. */
-export const MANUAL_SESSION_ID = 'manual';
 
 export const ITEM_LIMITS = {
   title: 200,

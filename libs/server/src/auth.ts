@@ -84,6 +84,50 @@ export class AdminTokenGuard implements CanActivate {
   }
 }
 
+/** The project the request's key belongs to; only valid behind ProjectKeyGuard or ProjectScopeGuard. */
+export const ProjectId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
+  const projectId = context.switchToHttp().getRequest<AuthenticatedRequest>().projectId;
+  if (!projectId) throw new Error('ProjectId used on a route without ProjectKeyGuard or ProjectScopeGuard');
+  return projectId;
+});
+
+/** Who is calling an endpoint open to both: a project key (its project only) or the admin token (any). */
+export type Principal = { kind: 'project'; projectId: string } | { kind: 'admin' };
+
+interface PrincipalRequest extends FastifyRequest {
+  principal?: Principal;
+}
+
+/** Endpoints open to a project's key (its project) and to operators (any project). */
+@Injectable()
+export class ProjectOrAdminGuard implements CanActivate {
+  constructor(
+    private readonly keys: ProjectKeyResolver,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<PrincipalRequest>();
+    request.principal = await principalOf(request, this.keys, this.config.MEMEX_ADMIN_TOKEN);
+    return true;
+  }
+}
+
+/**
+ * The admin token, or a project's key (401 for anything else). A key is told apart from the
+ * admin token by its `mx_` prefix; without MEMEX_ADMIN_TOKEN set, only keys are accepted.
+ */
+async function principalOf(
+  request: FastifyRequest,
+  keys: ProjectKeyResolver,
+  admin: string | undefined,
+): Promise<Principal> {
+  const token = bearerToken(request);
+  if (token && admin && !looksLikeApiKey(token) && secretsEqual(token, admin)) return { kind: 'admin' };
+  if (token && !looksLikeApiKey(token)) throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
+  return { kind: 'project', projectId: await keys.resolve(request) };
+}
+
 /** The header naming the project an admin-token request acts on, where a key would name its own. */
 export const PROJECT_HEADER = 'x-memex-project';
 
@@ -102,14 +146,11 @@ export class ProjectScopeGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = bearerToken(request);
-    const admin = this.config.MEMEX_ADMIN_TOKEN;
-    // Without MEMEX_ADMIN_TOKEN set, only keys are accepted (and anything else is a bad key).
-    if (!token || looksLikeApiKey(token) || !admin) {
-      request.projectId = await this.keys.resolve(request);
+    const caller = await principalOf(request, this.keys, this.config.MEMEX_ADMIN_TOKEN);
+    if (caller.kind === 'project') {
+      request.projectId = caller.projectId;
       return true;
     }
-    if (!secretsEqual(token, admin)) throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
     const named = request.headers[PROJECT_HEADER];
     const projectId = typeof named === 'string' ? named.trim() : '';
     if (!ulidSchema.safeParse(projectId).success) {
@@ -127,45 +168,6 @@ export class ProjectScopeGuard implements CanActivate {
       throw new DomainError('NOT_FOUND', `no project ${projectId}`, { projectId });
     }
     request.projectId = projectId;
-    return true;
-  }
-}
-
-/** The project the request's key belongs to; only valid behind ProjectKeyGuard or ProjectScopeGuard. */
-export const ProjectId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
-  const projectId = context.switchToHttp().getRequest<AuthenticatedRequest>().projectId;
-  if (!projectId) throw new Error('ProjectId used on a route without ProjectKeyGuard or ProjectScopeGuard');
-  return projectId;
-});
-
-/** Who is calling an endpoint open to both: a project key (its project only) or the admin token (any). */
-export type Principal = { kind: 'project'; projectId: string } | { kind: 'admin' };
-
-interface PrincipalRequest extends FastifyRequest {
-  principal?: Principal;
-}
-
-/**
- * Endpoints open to a project's key and to operators. A key is told apart from the admin
- * token by its `mx_` prefix; without MEMEX_ADMIN_TOKEN set, only keys are accepted.
- */
-@Injectable()
-export class ProjectOrAdminGuard implements CanActivate {
-  constructor(
-    private readonly keys: ProjectKeyResolver,
-    @Inject(CONFIG) private readonly config: Config,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<PrincipalRequest>();
-    const token = bearerToken(request);
-    const admin = this.config.MEMEX_ADMIN_TOKEN;
-    if (token && admin && !looksLikeApiKey(token) && secretsEqual(token, admin)) {
-      request.principal = { kind: 'admin' };
-      return true;
-    }
-    if (token && !looksLikeApiKey(token)) throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
-    request.principal = { kind: 'project', projectId: await this.keys.resolve(request) };
     return true;
   }
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ErrorMessage, PageTitle, useAction } from '../components';
 import { navigate } from '../router';
 import { useSignedIn } from '../session-context';
-import { AUTHORED_TYPES, type Item } from '../types';
+import { AUTHORED_ITEM_TYPES, type Item } from '../types';
 
 interface Draft {
   type: string;
@@ -75,7 +75,7 @@ export function ItemForm({ item, onSaved }: { item?: Item; onSaved?: (item: Item
       <div className="field">
         <label htmlFor="i-type">Type</label>
         <select id="i-type" value={draft.type} onChange={set('type')}>
-          {AUTHORED_TYPES.map((t) => (
+          {AUTHORED_ITEM_TYPES.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </select>

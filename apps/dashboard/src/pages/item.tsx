@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useAction, useLoad } from '../components';
 import { Link, navigate } from '../router';
 import { useSignedIn } from '../session-context';
-import type { HistoryEntry, Item, ItemAction, StoredEvent } from '../types';
+import { MANUAL_SESSION_ID, type HistoryEntry, type Item, type ItemAction, type StoredEvent } from '../types';
 import { ItemForm } from './item-form';
 
 /** Which actions make sense for an item as it is (the API judges them all the same). */
@@ -191,7 +191,7 @@ export function ItemPage({ itemId }: { itemId: string }) {
           <p>{item.tags.length ? item.tags.join(', ') : 'None.'}</p>
           <h3>Session</h3>
           <p>
-            {item.sessionId === 'manual' ? (
+            {item.sessionId === MANUAL_SESSION_ID ? (
               'Written by hand'
             ) : (
               <Link to={`/sessions/${item.sessionId}`}>{item.sessionId}</Link>

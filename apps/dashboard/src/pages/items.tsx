@@ -1,5 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useAction, useLoad } from '../components';
+import {
+  ErrorMessage,
+  Notice,
+  PageTitle,
+  Pager,
+  StatusBadge,
+  formatDate,
+  useAction,
+  useCursorPages,
+  useLoad,
+} from '../components';
 import { NO_FILTERS, listQuery, searchQuery, type ItemFilters } from '../lib/item-filters';
 import { Link } from '../router';
 import { useSignedIn } from '../session-context';
@@ -20,12 +30,11 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
   const { api } = useSignedIn();
   const [draft, setDraft] = useState<ItemFilters>(NO_FILTERS);
   const [filters, setFilters] = useState<ItemFilters>(NO_FILTERS);
-  // Cursors of the pages before this one, for "Previous page".
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const pages = useCursorPages();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkAction, setBulkAction] = useState<string>('approve');
   const action = useAction();
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
   const searching = filters.search.trim().length > 0;
 
   const page = useLoad(async (): Promise<{ rows: Row[]; nextCursor: string | null }> => {
@@ -42,7 +51,7 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
   function apply(event: FormEvent) {
     event.preventDefault();
     setFilters(draft);
-    setCursors([undefined]);
+    pages.reset();
     setSelected(new Set());
   }
 
@@ -215,19 +224,7 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
         </tbody>
       </table>
       {!page.loading && rows.length === 0 ? <p>No items match.</p> : null}
-      <nav className="pager" aria-label="Pagination" hidden={searching}>
-        <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <span>Page {cursors.length}</span>
-        <button
-          type="button"
-          disabled={!page.data?.nextCursor}
-          onClick={() => setCursors([...cursors, page.data!.nextCursor!])}
-        >
-          Next page
-        </button>
-      </nav>
+      <Pager pages={pages} nextCursor={page.data?.nextCursor} hidden={searching} />
     </main>
   );
 }

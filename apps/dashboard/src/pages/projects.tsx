@@ -1,12 +1,12 @@
-import { useState } from 'react';
-import { ErrorMessage, PageTitle, formatDate, useLoad } from '../components';
+import { ErrorMessage, PageTitle, Pager, formatDate, useCursorPages, useLoad } from '../components';
 import { useSignedIn } from '../session-context';
 import type { Project } from '../types';
 
 /** The admin token acts on one project at a time: this is where it picks it. */
 export function ProjectPicker() {
   const { api, chooseProject, credentials } = useSignedIn();
-  const [cursor, setCursor] = useState<string | undefined>();
+  const pages = useCursorPages();
+  const { cursor } = pages;
   const page = useLoad(
     () => api<{ projects: Project[]; nextCursor: string | null }>('/api/v2/projects', { query: { cursor, limit: 50 } }),
     [cursor],
@@ -52,11 +52,7 @@ export function ProjectPicker() {
           ))}
         </tbody>
       </table>
-      {page.data?.nextCursor ? (
-        <button type="button" onClick={() => setCursor(page.data!.nextCursor!)}>
-          More projects
-        </button>
-      ) : null}
+      <Pager pages={pages} nextCursor={page.data?.nextCursor} />
     </main>
   );
 }

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { ErrorMessage, PageTitle, formatDate, useLoad } from '../components';
+import { ErrorMessage, PageTitle, Pager, formatDate, useCursorPages, useLoad } from '../components';
 import { Link } from '../router';
 import { useSignedIn } from '../session-context';
 import type { Session } from '../types';
@@ -7,8 +6,8 @@ import type { Session } from '../types';
 /** The project's sessions, newest first, a page at a time, each with the items it produced. */
 export function SessionsPage() {
   const { api } = useSignedIn();
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const { cursor } = pages;
   const page = useLoad(
     () => api<{ sessions: Session[]; nextCursor: string | null }>('/api/v2/sessions', { query: { cursor, limit: 25 } }),
     [cursor],
@@ -54,19 +53,7 @@ export function SessionsPage() {
       </table>
       {page.loading ? <p>Loading…</p> : null}
       {page.data?.sessions.length === 0 ? <p>No session has been captured yet.</p> : null}
-      <nav className="pager" aria-label="Pagination">
-        <button type="button" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous page
-        </button>
-        <span>Page {cursors.length}</span>
-        <button
-          type="button"
-          disabled={!page.data?.nextCursor}
-          onClick={() => setCursors([...cursors, page.data!.nextCursor!])}
-        >
-          Next page
-        </button>
-      </nav>
+      <Pager pages={pages} nextCursor={page.data?.nextCursor} />
     </main>
   );
 }

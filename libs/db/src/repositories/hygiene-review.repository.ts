@@ -103,13 +103,17 @@ function revertible(change: Selectable<HygieneChangesTable>, items: ItemRow[]): 
 export class HygieneReviewRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
 
-  async runChanges(runId: string, after: string | undefined, limit: number): Promise<HygieneChangeRow[]> {
-    let query = this.db
+  /** Changes with the title of their item. */
+  private changes() {
+    return this.db
       .selectFrom('hygiene_changes as c')
       .innerJoin('memory_items as m', 'm.id', 'c.item_id')
       .selectAll('c')
-      .select('m.title')
-      .where('c.run_id', '=', runId);
+      .select('m.title');
+  }
+
+  async runChanges(runId: string, after: string | undefined, limit: number): Promise<HygieneChangeRow[]> {
+    let query = this.changes().where('c.run_id', '=', runId);
     if (after) query = query.where('c.id', '>', after);
     return query.orderBy('c.id').limit(limit).execute();
   }
@@ -143,12 +147,7 @@ export class HygieneReviewRepository {
 
   /** Applied changes (a pass's moves, operators' decisions and reverts), newest first. */
   async listChanges(projectId: string | null, cursor: string | undefined, limit: number): Promise<HygieneChangeRow[]> {
-    let query = this.db
-      .selectFrom('hygiene_changes as c')
-      .innerJoin('memory_items as m', 'm.id', 'c.item_id')
-      .selectAll('c')
-      .select('m.title')
-      .where('c.applied', '=', true);
+    let query = this.changes().where('c.applied', '=', true);
     if (projectId !== null) query = query.where('c.project_id', '=', projectId);
     if (cursor) query = query.where('c.id', '<', cursor);
     return query.orderBy('c.id', 'desc').limit(limit).execute();
