@@ -30,6 +30,7 @@ runMain(async (config) => {
       `  local project id: ${local.projectId}${local.created ? ' (new)' : ''}`,
       `  local API key:    ${local.apiKey}`,
       `                    (kept in ${config.MEMEX_LOCAL_STATE_DIR}/local-project.json; treat it as a secret)`,
+      `  dashboard:        ${url}/ui (sign in with the key)`,
       '',
       '  Try it:',
       `    curl -s -X POST ${url}/api/v2/events -H 'Authorization: Bearer ${local.apiKey}' \\`,
