@@ -145,6 +145,7 @@ beforeAll(async () => {
     args: CHROMIUM_ARGS,
     viewport: { width: 1366, height: 768 },
   });
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('dialog', (dialog) => void dialog.dismiss());
 }, 90_000);
@@ -185,6 +186,9 @@ describe('the dashboard in Chromium', () => {
     expect(await page.getByTestId('brain-hash').textContent()).toMatch(/^[0-9a-f]{16}$/);
     await page.getByRole('heading', { name: 'CLAUDE.md summary' }).waitFor();
     await shot('02-brain');
+    await page.getByRole('button', { name: 'Copy summary' }).click();
+    await page.getByRole('status').getByText('Summary copied to the clipboard.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toMatch(/^# web-app: memory summary/);
   });
 
   it('finds an item by search, edits it, and the brain changes', async () => {
@@ -194,8 +198,17 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     // The search's own answer: a snippet with the words it matched marked.
     await page.locator('mark', { hasText: 'backoff' }).waitFor();
+    // A search is one answer of the best matches: no pages to turn.
+    expect(await page.getByRole('navigation', { name: 'Pagination' }).isVisible()).toBe(false);
     const link = page.getByRole('link', { name: 'Webhook sender retries three times' });
     await shot('03-search');
+    // A refused action shows the API's own words.
+    await page.getByRole('checkbox', { name: 'Select Webhook sender retries three times' }).check();
+    await page.getByLabel('Action for the selected items').selectOption('restore');
+    await page.getByRole('button', { name: 'Apply to selected' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(
+      /^ILLEGAL_STATUS_TRANSITION \S+: cannot restore an item that is active$/,
+    );
     await link.click();
     await page.getByRole('heading', { level: 1, name: 'Webhook sender retries three times' }).waitFor();
     await page.getByRole('button', { name: 'Edit' }).click();

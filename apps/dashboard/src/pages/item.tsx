@@ -63,12 +63,15 @@ function Evidence({ eventId, quote }: { eventId: string; quote: string }) {
   );
 }
 
+/** Columns every change moves along with it: not what a reader looks for. */
+const BOOKKEEPING = new Set(['updated_at', 'status_changed_at']);
+
 /** The fields a history entry changed, before → after. */
 function changedFields(entry: HistoryEntry): string[] {
   if (!entry.before || !entry.after) return [];
   const keys = new Set([...Object.keys(entry.before), ...Object.keys(entry.after)]);
   return [...keys].filter(
-    (k) => k !== 'updated_at' && JSON.stringify(entry.before![k]) !== JSON.stringify(entry.after![k]),
+    (k) => !BOOKKEEPING.has(k) && JSON.stringify(entry.before![k]) !== JSON.stringify(entry.after![k]),
   );
 }
 
