@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type IORedis from 'ioredis';
 import { sql, type Kysely } from 'kysely';
-import { KYSELY, type DB } from '@memex/db';
+import { KYSELY, retryOnConnectionLoss, type DB } from '@memex/db';
 import { withDeadline } from './deadline';
 import { PRODUCER_REDIS } from './queue.module';
 
@@ -32,7 +32,8 @@ export class HealthController {
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const [postgres, redis] = await Promise.all([
-      probe(() => sql`select 1`.execute(this.db)),
+      // A pooled connection the server dropped is not the database being away: try a fresh one.
+      probe(() => retryOnConnectionLoss(() => sql`select 1`.execute(this.db))),
       probe(() => this.redis.ping()),
     ]);
     const ok = postgres.ok && redis.ok;
