@@ -44,6 +44,7 @@ export default tseslint.config(
       'libs/hygiene/**/*.ts',
       'libs/search/**/*.ts',
       'libs/claude-hooks/**/*.ts',
+      'libs/redaction/**/*.ts',
     ],
     ignores: ['**/*.spec.ts'],
     rules: {

@@ -14,7 +14,16 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
+    // The secretlint packages are ES modules only; Node loads them with require(), jest's
+    // module system needs them compiled to CommonJS first.
+    '^.+/node_modules/@secretlint/.+\\.js$': [
+      '@swc/jest',
+      { ...swcrc, jsc: { ...swcrc.jsc, parser: { syntax: 'ecmascript' } }, swcrc: false },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@secretlint/)'],
   moduleNameMapper: { '^@memex/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
   setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,0 +1,167 @@
+import { addCounts, type Finding, type Redacted, type RedactionCounts } from './finding';
+import { applyFindings, placeholder } from './placeholder';
+import { GATE, secretGates } from './prefilter';
+import { assignments, fieldSecretKind } from './rules/assignments';
+import type { TextRule } from './rules/rule';
+import { SECRETLINT_TRIGGERS, SECRETLINT_URL_RULES, loadSecretlint } from './rules/secretlint';
+import { authorizationHeaders, pemBlocks, privateSpans, urlCredentials } from './rules/structural';
+import { tokenFormats } from './rules/token-formats';
+import { NO_SETTINGS, type ExtraPattern, type RedactionSettings } from './settings';
+
+/** Before secretlint: spans a person marked and whole key blocks. */
+const FIRST: readonly TextRule[] = [privateSpans, pemBlocks];
+/**
+ * After it: formats it lacks, URL passwords (after the formats, so a token used as one is
+ * named by its format), then what only context reveals (headers, `.env` lines, assignments).
+ */
+const LAST: readonly TextRule[] = [tokenFormats, urlCredentials, authorizationHeaders, assignments];
+
+const TOKEN_RULES = Object.entries(SECRETLINT_TRIGGERS).filter(([name]) => !SECRETLINT_URL_RULES.has(name));
+const URL_RULES = Object.entries(SECRETLINT_TRIGGERS).filter(([name]) => SECRETLINT_URL_RULES.has(name));
+/** Any of the token rules' triggers, in one scan: most texts with a long run hold no known prefix. */
+const ANY_TOKEN_RULE = new RegExp(TOKEN_RULES.map(([, trigger]) => `(?:${trigger.source})`).join('|'));
+
+const NOTHING: RedactionCounts = Object.freeze({}) as RedactionCounts;
+
+function extraRule({ name, pattern }: ExtraPattern): TextRule {
+  return {
+    name,
+    gates: ~0,
+    trigger: new RegExp(pattern.source, pattern.flags.replace(/[gd]/g, '')),
+    find(text) {
+      const findings: Finding[] = [];
+      for (const match of text.matchAll(pattern)) {
+        const [start, end] = match.indices?.[1] ?? match.indices?.[0] ?? [match.index, match.index + match[0].length];
+        findings.push({ start, end, kind: name });
+      }
+      return findings;
+    },
+  };
+}
+
+function countKinds(findings: readonly Finding[]): RedactionCounts {
+  const counts: RedactionCounts = {};
+  for (const f of findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
+  return counts;
+}
+
+/** The secretlint rules worth running on a text, by its gates and their triggers. */
+function secretlintRulesFor(text: string, gates: number): string[] {
+  const names: string[] = [];
+  if (gates & (GATE.token | GATE.context) && ANY_TOKEN_RULE.test(text)) {
+    for (const [name, trigger] of TOKEN_RULES) if (trigger.test(text)) names.push(name);
+  }
+  if (gates & GATE.url) for (const [name, trigger] of URL_RULES) if (trigger.test(text)) names.push(name);
+  return names;
+}
+
+/**
+ * Finds secrets in text and replaces each with a typed placeholder (`[REDACTED:github-token]`),
+ * so text stays readable and nothing secret is kept. Rules run in priority order (a span a
+ * person marked private, PEM blocks, the secretlint recommended preset, other known formats,
+ * URL passwords, operators' own patterns, authorization headers, `.env` lines and high-entropy
+ * assignments); where two find overlapping text, the earlier one wins. Redacting a redacted
+ * text changes nothing.
+ *
+ * Cheap where it matters: one pass over the text's characters (secretGates) says which rules
+ * could find anything at all; most texts stop there, and the rest meet only those rules.
+ */
+export class Redactor {
+  private readonly last: readonly TextRule[];
+  private readonly extra: readonly TextRule[];
+  private readonly allowed: (secret: string) => boolean;
+
+  constructor(settings: RedactionSettings = NO_SETTINGS) {
+    this.extra = settings.extraPatterns.map(extraRule);
+    // Operators' patterns name what they find, before the generic rules would.
+    this.last = [...LAST.slice(0, 2), ...this.extra, ...LAST.slice(2)];
+    const allow = settings.allow;
+    this.allowed = allow.length === 0 ? () => false : (secret) => allow.some((p) => p.test(secret));
+  }
+
+  /** Loads the secretlint preset now, so the first text that needs it waits for nothing. */
+  async warm(): Promise<void> {
+    await loadSecretlint();
+  }
+
+  text(text: string): Promise<Redacted<string>> {
+    return this.redactText(text, this.gates(text));
+  }
+
+  private async redactText(text: string, gates: number): Promise<Redacted<string>> {
+    const findings = await this.findings(text, gates);
+    if (findings.length === 0) return { value: text, counts: NOTHING };
+    const { text: value, applied } = applyFindings(text, findings, this.allowed);
+    return { value, counts: applied.length ? countKinds(applied) : NOTHING };
+  }
+
+  /** Which rules could find anything in the text (see secretGates); operators' patterns open every gate. */
+  private gates(text: string): number {
+    return secretGates(text) | (this.extra.some((r) => r.trigger.test(text)) ? ~0 : 0);
+  }
+
+  /** What the rules find, in priority order, before overlaps, placeholders and the allow list are applied. */
+  async findings(text: string, gates = this.gates(text)): Promise<Finding[]> {
+    if (gates === 0) return [];
+    const findings: Finding[] = [];
+    const run = (rules: readonly TextRule[]) => {
+      for (const rule of rules) if (gates & rule.gates && rule.trigger.test(text)) findings.push(...rule.find(text));
+    };
+    run(FIRST);
+    const names = secretlintRulesFor(text, gates);
+    if (names.length > 0) findings.push(...(await (await loadSecretlint()).find(text, names)));
+    run(this.last);
+    return findings;
+  }
+
+  /**
+   * A JSON value with every string redacted (object keys too), and a string under a key that
+   * names a secret (`"password": "…"`) replaced whole. Unchanged parts are returned as they were.
+   */
+  async value<T>(value: T): Promise<Redacted<T>> {
+    const counts: RedactionCounts = {};
+    const redacted = (await this.walk(value, undefined, counts)) as T;
+    return { value: redacted, counts };
+  }
+
+  private async walk(value: unknown, key: string | undefined, counts: RedactionCounts): Promise<unknown> {
+    if (typeof value === 'string') {
+      const kind = key === undefined ? undefined : fieldSecretKind(key, value);
+      if (kind && !this.allowed(value)) {
+        counts[kind] = (counts[kind] ?? 0) + 1;
+        return placeholder(kind);
+      }
+      // Most strings of a JSON value are short and plain: no promise to wait for.
+      const gates = this.gates(value);
+      if (gates === 0) return value;
+      const redacted = await this.redactText(value, gates);
+      addCounts(counts, redacted.counts);
+      return redacted.value;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      let changed = false;
+      const out: unknown[] = [];
+      for (const item of value) {
+        const next = await this.walk(item, key, counts);
+        changed ||= next !== item;
+        out.push(next);
+      }
+      return changed ? out : value;
+    }
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return value;
+    let changed = false;
+    const out: Array<[string, unknown]> = [];
+    for (const [k, v] of Object.entries(value)) {
+      const keyGates = this.gates(k);
+      const name = keyGates === 0 ? { value: k, counts: NOTHING } : await this.redactText(k, keyGates);
+      addCounts(counts, name.counts);
+      const next = await this.walk(v, k, counts);
+      changed ||= next !== v || name.value !== k;
+      out.push([name.value, next]);
+    }
+    // fromEntries defines own properties: a "__proto__" key stays a key.
+    return changed ? Object.fromEntries(out) : value;
+  }
+}

@@ -1,0 +1,177 @@
+import type { lintSource as LintSource } from '@secretlint/core';
+import type { Finding } from '../finding';
+
+type Config = Parameters<typeof LintSource>[0]['options']['config'];
+type Descriptor = Config['rules'][number];
+type Message = Awaited<ReturnType<typeof LintSource>>['messages'][number];
+
+const PREFIX = '@secretlint/secretlint-rule-';
+
+/**
+ * For each rule of the secretlint recommended preset, what a text must contain for the rule
+ * to report anything (a superset of its patterns; case-sensitive, so they combine into one
+ * expression). Secretlint runs a text through every rule it is given, about 190 µs a
+ * kilobyte for the whole preset; given only the rules whose trigger matches, a text with
+ * nothing suspicious costs no call at all. A rule the preset gains in an upgrade and this
+ * table lacks fails the library's tests.
+ */
+export const SECRETLINT_TRIGGERS: Readonly<Record<string, RegExp>> = {
+  aws: /AKIA|ASIA|A3T|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|[Ss]ecret_?[Aa]ccess_?[Kk]ey|SECRET_?ACCESS_?KEY/,
+  gcp: /private_key/,
+  privatekey: /-----BEGIN/,
+  npm: /npm_|_authToken/,
+  basicauth: /:\/\/[^\s:@/]+:[^\s@/]+@/,
+  slack: /xox[bparo]-|xapp-|hooks\.slack\.com/,
+  sendgrid: /SG\./,
+  shopify: /shp(?:pa|ca|at|ss)_/,
+  github: /gh[pousr]_|github_pat_/,
+  gitlab: /glpat-/,
+  grafana: /gl(?:c|sa)_/,
+  openai: /sk-/,
+  anthropic: /sk-ant-/,
+  groq: /gsk_/,
+  huggingface: /hf_/,
+  linear: /lin_api_/,
+  notion: /ntn_/,
+  '1password': /ops_ey/,
+  'database-connection-string': /(?:postgres|POSTGRES|mysql|MYSQL|mongodb|MONGODB)[A-Za-z+]*:\/\//,
+  'hashicorp-vault': /hv[sbr]\./,
+  vercel: /v(?:cp|ci|ca|cr|ck)_/,
+  databricks: /dapi[0-9a-fA-F]/,
+  docker: /dckr_pat_/,
+  figma: /figd_/,
+};
+
+/** Rules that report a whole URL for the password in it: they look only where a URL holds credentials. */
+export const SECRETLINT_URL_RULES: ReadonlySet<string> = new Set(['basicauth', 'database-connection-string']);
+
+/**
+ * Left out: `secretlint-disable` comments in a file switch rules off, and event content is
+ * not a file its author lints: a comment in a session must not let a secret through.
+ */
+export const SECRETLINT_SKIPPED: ReadonlySet<string> = new Set(['filter-comments']);
+
+/** The placeholder kind of a report, by rule (and message, where one rule finds several things). */
+const KINDS: Readonly<Record<string, string>> = {
+  'aws:AWSAccessKeyID': 'aws-access-key',
+  'aws:AWSSecretAccessKey': 'aws-secret-key',
+  gcp: 'gcp-service-account',
+  privatekey: 'private-key',
+  npm: 'npm-token',
+  basicauth: 'password',
+  'database-connection-string': 'password',
+  'slack:IncomingWebhook': 'slack-webhook',
+  slack: 'slack-token',
+  sendgrid: 'sendgrid-key',
+  shopify: 'shopify-token',
+  github: 'github-token',
+  gitlab: 'gitlab-token',
+  grafana: 'grafana-token',
+  openai: 'openai-key',
+  anthropic: 'anthropic-key',
+  groq: 'groq-key',
+  huggingface: 'huggingface-token',
+  linear: 'linear-key',
+  notion: 'notion-token',
+  '1password': '1password-token',
+  'hashicorp-vault': 'vault-token',
+  vercel: 'vercel-token',
+  databricks: 'databricks-token',
+  docker: 'docker-token',
+  figma: 'figma-token',
+};
+
+/** Options of preset rules: AWS access key ids are scanned (off by default); account ids are not secrets. */
+const RULE_SETTINGS: Readonly<Record<string, Partial<Descriptor>>> = {
+  aws: { options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] } as Partial<Descriptor>,
+};
+
+export function shortRuleName(ruleId: string): string {
+  return ruleId.startsWith(PREFIX) ? ruleId.slice(PREFIX.length) : ruleId;
+}
+
+function kindOf(message: Message): string {
+  const name = shortRuleName(message.ruleId);
+  return KINDS[`${name}:${message.messageId}`] ?? KINDS[name] ?? `${name}-secret`;
+}
+
+const USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^:@/\s]*:([^@/\s]+)@/i;
+
+/**
+ * Where the secret itself is. Some rules report a range that starts at the match and has the
+ * secret's length (`aws_secret_access_key = …` leaves the key's tail outside it), so the
+ * secret the report quotes is looked for from the range's start. A URL is narrowed to its
+ * password: the user and host say what it points at and stay readable.
+ */
+function spanOf(text: string, message: Message): [number, number] {
+  let [from, to] = message.range;
+  for (const value of Object.values(message.data ?? {})) {
+    if (typeof value !== 'string' || value.length < 4) continue;
+    const at = text.indexOf(value, from);
+    if (at >= 0 && at <= to) {
+      [from, to] = [at, at + value.length];
+      break;
+    }
+  }
+  if (SECRETLINT_URL_RULES.has(shortRuleName(message.ruleId))) {
+    const password = USERINFO.exec(text.slice(from, to));
+    if (password) {
+      const start = from + password[0].length - 1 - password[1]!.length;
+      return [start, start + password[1]!.length];
+    }
+  }
+  return [from, to];
+}
+
+/** Specific formats first, so a token used as a URL's password is named by its format. */
+function urlRulesLast(a: Message, b: Message): number {
+  return (
+    Number(SECRETLINT_URL_RULES.has(shortRuleName(a.ruleId))) -
+    Number(SECRETLINT_URL_RULES.has(shortRuleName(b.ruleId)))
+  );
+}
+
+export interface SecretlintRules {
+  /** Runs the named rules (short names) over the text. */
+  find(text: string, names: readonly string[]): Promise<Finding[]>;
+  /** Every rule of the preset, by short name. */
+  readonly names: readonly string[];
+}
+
+let loading: Promise<SecretlintRules> | undefined;
+
+/**
+ * The preset, loaded on first use: it is an ES module of about 200 KB that takes some 60 ms to
+ * load, which a hook process pays only when a text calls for it.
+ */
+export function loadSecretlint(): Promise<SecretlintRules> {
+  loading ??= (async () => {
+    const [{ lintSource }, { rules }] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+    ]);
+    const descriptors = new Map<string, Descriptor>();
+    for (const rule of rules) {
+      const name = shortRuleName(rule.meta.id);
+      if (!SECRETLINT_SKIPPED.has(name)) {
+        descriptors.set(name, { id: rule.meta.id, rule, ...RULE_SETTINGS[name] } as Descriptor);
+      }
+    }
+    return {
+      names: [...descriptors.keys()],
+      async find(text, names) {
+        const selected = names.map((n) => descriptors.get(n)).filter((d): d is Descriptor => d !== undefined);
+        if (selected.length === 0) return [];
+        const result = await lintSource({
+          source: { content: text, filePath: 'event.txt', ext: '.txt', contentType: 'text' },
+          options: { config: { rules: selected }, noPhysicFilePath: true },
+        });
+        return [...result.messages].sort(urlRulesLast).map((m) => {
+          const [start, end] = spanOf(text, m);
+          return { start, end, kind: kindOf(m) };
+        });
+      },
+    };
+  })();
+  return loading;
+}

@@ -1,0 +1,39 @@
+import { shannonEntropy } from '../entropy';
+
+/**
+ * Not a secret whatever names it: empty, a reference to one kept elsewhere (`$VAR`,
+ * `${VAR}`, `process.env.X`, `config.db.password`, a template), a placeholder of the kind
+ * documentation uses (`<token>`, `***`, `your-key`, `sk-ant-...`, `changeme`), a flag, a
+ * small number, or what was redacted already.
+ */
+export function isInertValue(value: string): boolean {
+  return (
+    value.length === 0 ||
+    value.startsWith('[REDACTED:') ||
+    /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value) ||
+    /\$\{|\{\{|%\(|process\.env|os\.environ|getenv/i.test(value) ||
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.*)?$/.test(value) ||
+    /^<[^<>]*>$/.test(value) ||
+    /\.\.\.|…|x{3,}|X{3,}|\*{3,}|example|placeholder|dummy|changeme|^(?:your|my)[-_]/i.test(value) ||
+    /^(?:\*+|null|none|nil|undefined|true|false|yes|no|on|off|redacted|secret|password)$/i.test(value) ||
+    /^\d{1,7}$/.test(value)
+  );
+}
+
+/**
+ * A value that looks generated rather than written: long enough, no spaces, letters with
+ * digits or capitals among them, and about 3 bits of entropy a character. Words, sentences,
+ * identifiers in lower case (`phc_development_key`) and short or repetitive strings are not;
+ * keys, tokens and real passwords are.
+ */
+export function looksRandom(value: string): boolean {
+  return (
+    value.length >= 8 &&
+    !/\s/.test(value) &&
+    /[A-Za-z]/.test(value) &&
+    /[A-Z0-9]/.test(value) &&
+    /[a-z0-9]/.test(value) &&
+    !isInertValue(value) &&
+    shannonEntropy(value) >= 3
+  );
+}
