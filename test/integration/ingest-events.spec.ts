@@ -1,5 +1,6 @@
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { INGEST_LIMITS } from '@memex/domain';
+import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 import { event, request, type ErrorBody } from '../support/http';
 import { storeEvents } from '../support/events';
 import { startTestApp } from '../support/test-app';
@@ -318,3 +319,50 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('redaction on ingest', () => {
+  it('stores content, metadata and branch with secrets replaced, counted by project and rule', async () => {
+    const token = `ghp_${randomOf('abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789', 36)}`;
+    const password = `Pw-${randomOf('abcdefghijklmnopqrstuvwxyz0123456789', 12)}`;
+    const before = await redactionCount('github-token');
+    const res = await post({
+      sessionId: 'sess-secret',
+      branch: `fix/${token}`,
+      events: [
+        event({ content: `export GH_TOKEN=${token} and postgres://app:${password}@db/app` }),
+        event({
+          type: 'tool_call',
+          metadata: { tool: 'Bash', input: { command: `gh auth login --with-token ${token}` } },
+        }),
+      ],
+    });
+    expect(res.status).toBe(202);
+    const rows = await ctx.database.db
+      .selectFrom('raw_events')
+      .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
+      .select(['raw_events.content', 'raw_events.metadata', 'sessions.branch'])
+      .where('sessions.external_id', '=', 'sess-secret')
+      .orderBy('raw_events.seq')
+      .execute();
+    expect(rows.map((r) => r.content)).toEqual([
+      'export GH_TOKEN=[REDACTED:github-token] and postgres://app:[REDACTED:password]@db/app',
+      expect.any(String),
+    ]);
+    expect(rows[1]!.metadata).toEqual({
+      tool: 'Bash',
+      input: { command: 'gh auth login --with-token [REDACTED:github-token]' },
+    });
+    expect(rows[0]!.branch).toBe('fix/[REDACTED:github-token]');
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(JSON.stringify(rows)).not.toContain(password);
+    expect((await redactionCount('github-token')) - before).toBe(3);
+  });
+});
+
+async function redactionCount(rule: string): Promise<number> {
+  const text = (await request<string>(`${ctx.server.url}/metrics`)).body;
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`memex_redactions_total{project="${ctx.project.projectId}",rule="${rule}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}

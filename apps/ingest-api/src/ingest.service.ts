@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RawEventRepository, SessionRepository } from '@memex/db';
 import { DomainError, type AcceptedBatch, type EventBatch } from '@memex/domain';
+import { RedactionService } from '@memex/server';
 import { EnrichmentEnqueuer } from './enrichment-enqueuer';
 import { IngestMetrics } from './ingest.metrics';
 
@@ -11,11 +12,16 @@ export class IngestService {
     private readonly sessions: SessionRepository,
     private readonly enqueuer: EnrichmentEnqueuer,
     private readonly metrics: IngestMetrics,
+    private readonly redaction: RedactionService,
   ) {}
 
-  /** Commit first, enqueue second: a lost enqueue is recoverable, a lost event is not. */
+  /**
+   * Secrets out first: nothing unredacted reaches a row, a job or a model. Then commit, then
+   * enqueue: a lost enqueue is recoverable, a lost event is not.
+   */
   async ingest(projectId: string, batch: EventBatch): Promise<AcceptedBatch> {
-    const stored = await this.events.storeBatch(projectId, batch, new Date());
+    const redacted = await this.redaction.events(projectId, batch);
+    const stored = await this.events.storeBatch(projectId, redacted, new Date());
     this.metrics.eventsAccepted.inc(stored.accepted);
     this.metrics.eventsDuplicate.inc(stored.duplicates);
     if (stored.sessionId) await this.enqueuer.afterBatch({ projectId, sessionId: stored.sessionId });

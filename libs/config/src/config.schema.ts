@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowList, parseExtraPatterns } from '@memex/redaction';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const pricesSchema = z.record(
@@ -11,6 +12,21 @@ const flag = (fallback: boolean) =>
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true');
+
+/** A JSON setting, parsed (and its patterns compiled) at boot: a problem is a configuration error naming the variable. */
+const jsonSetting = <T>(parse: (json: string) => T, fallback: T) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return fallback;
+      try {
+        return parse(raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
 
 /**
  * Every variable the services read, with defaults that run against a local PostgreSQL and
@@ -147,6 +163,10 @@ export const configSchema = z
     MIGRATE_ON_START: flag(true),
     /** Where `npm start` keeps the local project's key between runs. */
     MEMEX_LOCAL_STATE_DIR: z.string().min(1).default('.memex'),
+    /** Secret formats of your own, redacted beside the built-in rules: `[{"name": "acme-token", "pattern": "acme_[a-z0-9]{32}"}]`. */
+    REDACT_EXTRA_PATTERNS: jsonSetting(parseExtraPatterns, []),
+    /** What redaction leaves alone: patterns a finding must match whole, `["sk_test_[A-Za-z0-9]+"]`. */
+    REDACT_ALLOW: jsonSetting(parseAllowList, []),
   })
   .superRefine((c, ctx) => {
     if (c.ENRICHMENT_ENGINE === 'openai' && !c.LLM_BASE_URL && !c.OPENAI_API_KEY) {

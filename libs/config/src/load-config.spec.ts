@@ -83,3 +83,25 @@ describe('redactUrl', () => {
     expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
   });
 });
+
+describe('redaction settings', () => {
+  it('default to the built-in rules alone', () => {
+    expect(loadConfig({})).toMatchObject({ REDACT_EXTRA_PATTERNS: [], REDACT_ALLOW: [] });
+  });
+
+  it('compile extra patterns and allow-list entries at boot', () => {
+    const config = loadConfig({
+      REDACT_EXTRA_PATTERNS: '[{"name":"acme-token","pattern":"acme_[a-z0-9]{32}"}]',
+      REDACT_ALLOW: '["sk_test_[A-Za-z0-9]+"]',
+    });
+    expect(config.REDACT_EXTRA_PATTERNS).toEqual([{ name: 'acme-token', pattern: /acme_[a-z0-9]{32}/dg }]);
+    expect(config.REDACT_ALLOW[0]!.test('sk_test_abc')).toBe(true);
+  });
+
+  it('refuse what does not parse, naming the variable and the entry', () => {
+    expect(() => loadConfig({ REDACT_EXTRA_PATTERNS: '[{"name":"x","pattern":"("}]' })).toThrow(
+      /REDACT_EXTRA_PATTERNS: \[0\]: not a valid regular expression/,
+    );
+    expect(() => loadConfig({ REDACT_ALLOW: 'sk_test_' })).toThrow(/REDACT_ALLOW: must be a JSON array of patterns/);
+  });
+});

@@ -17,3 +17,4 @@ export * from './boot';
 export * from './ttl-cache';
 export * from './queue-worker';
 export * from './log-context';
+export * from './redaction';

@@ -12,6 +12,7 @@ import { HealthController } from './health';
 import { jobLogFields } from './log-context';
 import { MetricsController, MetricsRegistry } from './metrics';
 import { QueueModule } from './queue.module';
+import { RedactionService } from './redaction';
 
 const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 
@@ -57,10 +58,11 @@ export class PlatformModule {
       providers: [
         MetricsRegistry,
         ProjectKeyResolver,
+        RedactionService,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
       ],
-      exports: [MetricsRegistry, ProjectKeyResolver],
+      exports: [MetricsRegistry, ProjectKeyResolver, RedactionService],
     };
   }
 }

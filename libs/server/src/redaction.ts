@@ -1,0 +1,58 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Counter } from 'prom-client';
+import type { Config } from '@memex/config';
+import { Redactor, redactEventBatch, type RedactionCounts } from '@memex/redaction';
+import { CONFIG } from './config.module';
+import { MetricsRegistry } from './metrics';
+
+/** The metric label of what operators send (project names, decisions on any project's proposals). */
+export const OPERATOR_SCOPE = 'operator';
+
+/**
+ * Redaction of what clients send, before it is stored, logged or sent on: the one Redactor
+ * of the process (built-in rules, REDACT_EXTRA_PATTERNS, REDACT_ALLOW), with every
+ * replacement counted by project and rule in `memex_redactions_total`.
+ */
+@Injectable()
+export class RedactionService implements OnModuleInit {
+  readonly redactor: Redactor;
+  private readonly redactions: Counter<'project' | 'rule'>;
+
+  constructor(@Inject(CONFIG) config: Config, metrics: MetricsRegistry) {
+    this.redactor = new Redactor({ extraPatterns: config.REDACT_EXTRA_PATTERNS, allow: config.REDACT_ALLOW });
+    this.redactions = metrics.counter(
+      'memex_redactions_total',
+      'Secrets replaced by a placeholder before storage, by project and rule',
+      ['project', 'rule'],
+    );
+  }
+
+  /** The rule library is loaded at start, not by the first request holding a secret. */
+  async onModuleInit(): Promise<void> {
+    await this.redactor.warm();
+  }
+
+  /** A batch of events: content, metadata and branch. */
+  async events<B extends Parameters<typeof redactEventBatch>[1]>(projectId: string, batch: B): Promise<B> {
+    const { value, counts } = await redactEventBatch(this.redactor, batch);
+    this.count(projectId, counts);
+    return value;
+  }
+
+  /** Any JSON a client sent (an item, an edit, a reason): every string in it. */
+  async value<T>(projectId: string, value: T): Promise<T> {
+    const { value: redacted, counts } = await this.redactor.value(value);
+    this.count(projectId, counts);
+    return redacted;
+  }
+
+  async text(projectId: string, text: string): Promise<string> {
+    const { value, counts } = await this.redactor.text(text);
+    this.count(projectId, counts);
+    return value;
+  }
+
+  count(projectId: string, counts: RedactionCounts): void {
+    for (const [rule, n] of Object.entries(counts)) this.redactions.inc({ project: projectId, rule }, n);
+  }
+}
