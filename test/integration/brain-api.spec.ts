@@ -7,6 +7,7 @@ import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 
 const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule]);
 
@@ -321,6 +322,43 @@ describe('memory items', () => {
       body: { action: 'reopen' },
     });
     expect(reopened.body.resolvedAt).toBeNull();
+  });
+
+  it('redacts secrets in what a person writes: a new item, its evidence, an edit, a reason, a search', async () => {
+    const stripe = `sk_live_${randomOf('abcdefghijklmnopqrstuvwxyzABCDEF0123456789', 24)}`;
+    const password = `Pw-${randomOf('abcdefghijklmnopqrstuvwxyz0123456789', 12)}`;
+    const item = await create({
+      type: 'Decision',
+      title: `Use the key ${stripe} for billing`,
+      facts: `Billing reads postgres://billing:${password}@db/billing.`,
+      evidence: [{ eventId: 'ev-1', quote: `the key is ${stripe}` }],
+      tags: ['billing'],
+    });
+    await request(url(`/api/v2/memory-items/${item.itemId}`), {
+      key: key(),
+      method: 'PATCH',
+      body: { rationale: `rotated from ${stripe}`, reason: `leaked ${stripe}` },
+    });
+    const res = await request<{ item: Record<string, unknown>; history: unknown[] }>(
+      url(`/api/v2/memory-items/${item.itemId}`),
+      { key: key() },
+    );
+    expect(res.body.item).toMatchObject({
+      title: 'Use the key [REDACTED:stripe-key] for billing',
+      facts: 'Billing reads postgres://billing:[REDACTED:password]@db/billing.',
+      rationale: 'rotated from [REDACTED:stripe-key]',
+      evidenceSpans: [{ eventId: 'ev-1', quote: 'the key is [REDACTED:stripe-key]' }],
+    });
+    const search = await request<{ query: string }>(
+      url(`/api/v2/search?q=${encodeURIComponent(`billing ${stripe}`)}`),
+      {
+        key: key(),
+      },
+    );
+    expect(search.body.query).toBe('billing [REDACTED:stripe-key]');
+    const stored = JSON.stringify([res.body, search.body]);
+    expect(stored).not.toContain(stripe);
+    expect(stored).not.toContain(password);
   });
 
   it('refuses an illegal move with 409 naming the allowed moves, changing nothing', async () => {

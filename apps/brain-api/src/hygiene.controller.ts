@@ -16,14 +16,29 @@ import {
   type ListProposalsQuery,
   type StartHygieneRunBody,
 } from '@memex/domain';
-import { CallerPrincipal, ProjectOrAdminGuard, ZodPipe, type Principal } from '@memex/server';
+import {
+  CallerPrincipal,
+  OPERATOR_SCOPE,
+  ProjectOrAdminGuard,
+  RedactionService,
+  ZodPipe,
+  type Principal,
+} from '@memex/server';
 import { HygieneReviewService } from './hygiene-review.service';
 
 /** Hygiene runs on demand, what they did or would do, and operators' decisions on their proposals. */
 @Controller('api/v2/hygiene')
 @UseGuards(ProjectOrAdminGuard)
 export class HygieneController {
-  constructor(private readonly hygiene: HygieneReviewService) {}
+  constructor(
+    private readonly hygiene: HygieneReviewService,
+    private readonly redaction: RedactionService,
+  ) {}
+
+  /** Operators' reasons and edits are kept in history and items: redacted like anything else sent. */
+  private redact<T>(caller: Principal, body: T): Promise<T> {
+    return this.redaction.value(caller.kind === 'project' ? caller.projectId : OPERATOR_SCOPE, body);
+  }
 
   @Post('runs')
   @HttpCode(202)
@@ -63,31 +78,31 @@ export class HygieneController {
 
   @Post('proposals/:id/apply')
   @HttpCode(200)
-  apply(
+  async apply(
     @CallerPrincipal() caller: Principal,
     @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
     @Body(new ZodPipe(applyProposalBodySchema)) body: ApplyProposalBody,
   ) {
-    return this.hygiene.apply(caller, params.id, body);
+    return this.hygiene.apply(caller, params.id, await this.redact(caller, body));
   }
 
   @Post('proposals/:id/reject')
   @HttpCode(200)
-  reject(
+  async reject(
     @CallerPrincipal() caller: Principal,
     @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
     @Body(new ZodPipe(decisionBodySchema)) body: DecisionBody,
   ) {
-    return this.hygiene.reject(caller, params.id, body.reason);
+    return this.hygiene.reject(caller, params.id, (await this.redact(caller, body)).reason);
   }
 
   @Post('changes/:id/revert')
   @HttpCode(200)
-  revert(
+  async revert(
     @CallerPrincipal() caller: Principal,
     @Param(new ZodPipe(hygieneIdParamsSchema)) params: { id: string },
     @Body(new ZodPipe(decisionBodySchema)) body: DecisionBody,
   ) {
-    return this.hygiene.revert(caller, params.id, body.reason);
+    return this.hygiene.revert(caller, params.id, (await this.redact(caller, body)).reason);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MemoryItemAdminRepository, QuoteRepository } from '@memex/db';
 import { DomainError, type CreateItemBody, type MemoryItem, type RememberBody } from '@memex/domain';
 import { dedupHintFor, normalizeWhitespace, schemaKeyFor } from '@memex/enrichment';
+import { RedactionService } from '@memex/server';
 import { RevisionCache } from './revision-cache';
 
 /** An assistant's own memories: confident (it stated them and the words check out), never displaced by extraction. */
@@ -14,13 +15,16 @@ export class ManualItemService {
     private readonly items: MemoryItemAdminRepository,
     private readonly quotes: QuoteRepository,
     private readonly revisions: RevisionCache,
+    private readonly redaction: RedactionService,
   ) {}
 
+  /** Secrets in what a person or an assistant writes are redacted as an event's would be. */
   async create(
     projectId: string,
-    body: CreateItemBody & { sessionId?: string; salience?: number },
+    sent: CreateItemBody & { sessionId?: string; salience?: number },
     who: { actor: string; reason: string },
   ): Promise<MemoryItem> {
+    const body = await this.redaction.value(projectId, sent);
     const item = await this.items.create(
       projectId,
       {
@@ -40,7 +44,8 @@ export class ManualItemService {
    * every extracted item passes. The item belongs to the session those words came from.
    */
   async remember(projectId: string, body: RememberBody): Promise<MemoryItem> {
-    const quotes = [...new Set(body.quotes.map(normalizeWhitespace))];
+    // Events are stored redacted: a quote holding a secret is looked for as it was stored.
+    const quotes = [...new Set((await this.redaction.value(projectId, body.quotes)).map(normalizeWhitespace))];
     const found = await this.quotes.find(projectId, quotes);
     if (found.length === 0) {
       throw new DomainError(

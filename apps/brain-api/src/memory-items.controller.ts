@@ -14,7 +14,7 @@ import {
   type ListItemsQuery,
   type PatchItemBody,
 } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopeGuard, RedactionService, ZodPipe } from '@memex/server';
 import { ManualItemService } from './manual-items.service';
 import { RevisionCache } from './revision-cache';
 
@@ -42,6 +42,7 @@ export class MemoryItemsController {
     private readonly items: MemoryItemAdminRepository,
     private readonly revisions: RevisionCache,
     private readonly manual: ManualItemService,
+    private readonly redaction: RedactionService,
   ) {}
 
   @Get()
@@ -58,9 +59,9 @@ export class MemoryItemsController {
   async patch(
     @ProjectId() projectId: string,
     @Param(new ZodPipe(itemParamsSchema)) params: { id: string },
-    @Body(new ZodPipe(patchItemBodySchema)) body: PatchItemBody,
+    @Body(new ZodPipe(patchItemBodySchema)) sent: PatchItemBody,
   ) {
-    const { action, reason, type, schemaKey, ...text } = body;
+    const { action, reason, type, schemaKey, ...text } = await this.redaction.value(projectId, sent);
     const now = new Date();
     const [item] = await this.items.change(
       projectId,
@@ -99,7 +100,8 @@ export class MemoryItemsController {
 
   /** All or nothing: one illegal move (409) or unknown id (404) and no item changes. */
   @Post('bulk')
-  async bulk(@ProjectId() projectId: string, @Body(new ZodPipe(bulkItemsBodySchema)) body: BulkItemsBody) {
+  async bulk(@ProjectId() projectId: string, @Body(new ZodPipe(bulkItemsBodySchema)) sent: BulkItemsBody) {
+    const body = await this.redaction.value(projectId, sent);
     const ids = [...new Set(body.ids)];
     const now = new Date();
     const updated = await this.items.change(

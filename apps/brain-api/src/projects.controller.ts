@@ -7,18 +7,23 @@ import {
   type CreatedProject,
   type ListProjectsQuery,
 } from '@memex/domain';
-import { AdminTokenGuard, ZodPipe } from '@memex/server';
+import { AdminTokenGuard, OPERATOR_SCOPE, RedactionService, ZodPipe } from '@memex/server';
 
 @Controller('api/v2/projects')
 @UseGuards(AdminTokenGuard)
 export class ProjectsController {
-  constructor(private readonly projects: ProjectRepository) {}
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly redaction: RedactionService,
+  ) {}
 
   /** Operators create projects; the key in the answer is shown this once. */
   @Post()
   @HttpCode(201)
   async create(@Body(new ZodPipe(createProjectBodySchema)) body: CreateProjectBody): Promise<CreatedProject> {
-    const { projectId, apiKey } = await this.projects.createWithKey(body.name);
+    const { projectId, apiKey } = await this.projects.createWithKey(
+      await this.redaction.text(OPERATOR_SCOPE, body.name),
+    );
     return { projectId, apiKey };
   }
 

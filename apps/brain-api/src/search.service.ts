@@ -12,6 +12,7 @@ import {
 } from '@memex/domain';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
 import { anyOfWords, assembleContextPack, reciprocalRankFusion, splitWebQuery } from '@memex/search';
+import { RedactionService } from '@memex/server';
 
 /** How deep each source ranks before fusion. */
 const DEPTH = 50;
@@ -55,10 +56,17 @@ export class SearchService {
     private readonly search: SearchRepository,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
+    private readonly redaction: RedactionService,
   ) {}
 
-  async query(projectId: string, q: SearchQuery) {
+  /**
+   * A query holding a secret is redacted before it is searched, embedded (perhaps by a remote
+   * model) or echoed: stored text holds only placeholders, so the secret itself could match
+   * nothing anyway.
+   */
+  async query(projectId: string, sent: SearchQuery) {
     const started = performance.now();
+    const q = { ...sent, q: await this.redaction.text(projectId, sent.q) };
     const statuses = statusesFor(q.status, q.includeArchived);
     const { sought, excluded } = splitWebQuery(q.q);
     const results = await this.ranked(
@@ -93,8 +101,9 @@ export class SearchService {
     };
   }
 
-  async contextPack(projectId: string, body: ContextPackBody) {
+  async contextPack(projectId: string, sent: ContextPackBody) {
     const started = performance.now();
+    const body = { ...sent, query: await this.redaction.text(projectId, sent.query) };
     const { filters } = body;
     const statuses = filters.includeArchived ? ITEM_STATUSES : LIVE;
     // A prompt may be long; its first words are what retrieval uses (see MAX_QUERY_WORDS). It
