@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { MEMEX_BIN, freePort, runCli, type CliRun } from '../support/processes';
 import { useTestApp } from '../support/use-test-app';
+import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 
 const ctx = useTestApp([IngestApiModule, BrainApiModule]);
 
@@ -365,6 +366,43 @@ describe('memex hook, with Memex down', () => {
     expect(spooled(session)).toEqual([]);
     expect(await storedEvents(session)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
     expect(await completedAt(session)).toBeInstanceOf(Date);
+  });
+
+  it('redacts secrets before they reach the spool or the cursor, and stores them redacted', async () => {
+    const session = newSession();
+    const token = `ghp_${randomOf('abcdefghijklmnopqrstuvwxyzABCDEFGH0123456789', 36)}`;
+    const password = `Pw-${randomOf('abcdefghijklmnopqrstuvwxyz0123456789', 12)}`;
+    const lines = session.lines.map((line) =>
+      line
+        .replace(
+          'Can you fix the discount calculation',
+          `The db is postgres://shop:${password}@db/shop. Can you fix the discount calculation`,
+        )
+        .replace('"command":"npm test -- cart"', `"command":"GH_TOKEN=${token} npm test -- cart"`),
+    );
+    writeFileSync(session.transcript, `${lines.slice(0, 10).join('\n')}\n`);
+    const down = { MEMEX_URL: `http://127.0.0.1:${await freePort()}` };
+    expect((await hook(session, 'PostToolUse', down)).code).toBe(0);
+
+    const onDisk = (dir: string): string =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+        .join('\n');
+    const state = onDisk(session.stateDir);
+    expect(spooled(session).length).toBeGreaterThan(0);
+    expect(state).toContain('GH_TOKEN=[REDACTED:github-token] npm test -- cart');
+    expect(state).toContain('postgres://shop:[REDACTED:password]@db/shop');
+    expect(state).not.toContain(token);
+    expect(state).not.toContain(password);
+
+    expect((await hook(session, 'PostToolUse')).code).toBe(0);
+    const stored = await sql<{ content: string }>`
+      select e.content from raw_events e join sessions s on s.id = e.session_id
+      where s.project_id = ${ctx.project.projectId} and s.external_id = ${session.sessionId}`.execute(ctx.database.db);
+    const contents = stored.rows.map((r) => r.content).join('\n');
+    expect(contents).toContain('[REDACTED:password]');
+    expect(contents).not.toContain(password);
   });
 
   it('spools when no key is configured yet, and delivers once one is', async () => {

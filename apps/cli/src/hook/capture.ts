@@ -1,5 +1,7 @@
 import { completesSession, eventsOfLines, toBatches, type HookEvent, type HookPayload } from '@memex/claude-hooks';
-import type { RawEventInput } from '@memex/domain';
+import { INGEST_LIMITS, utf8Bytes, type RawEventInput } from '@memex/domain';
+import { redactEventBatch, type Redactor } from '@memex/redaction';
+import { capContent } from '@memex/transcript';
 import type { Spool } from './spool';
 import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
 
@@ -9,16 +11,30 @@ import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
  */
 const BATCH_LIMITS = { maxEvents: 200, maxBytes: 1024 * 1024 };
 
+/** A placeholder can be longer than what it replaced: an event at ingest's limits is kept within them. */
+function withinLimits(event: RawEventInput): RawEventInput {
+  const content = capContent(event.content);
+  const metadata =
+    event.metadata && utf8Bytes(JSON.stringify(event.metadata)) > INGEST_LIMITS.maxMetadataBytes
+      ? { truncated: true }
+      : event.metadata;
+  return content === event.content && metadata === event.metadata
+    ? event
+    : { ...event, content, ...(metadata ? { metadata } : {}) };
+}
+
 /**
  * Turns what the transcript gained since the last hook into spooled batches, then moves the
  * cursor. Spooling comes first: killed in between, the next hook reads the same lines again
- * and their events keep their ids, so ingest counts them as duplicates.
+ * and their events keep their ids, so ingest counts them as duplicates. Secrets are redacted
+ * before anything reaches the disk: the spool, and the commands the cursor remembers.
  */
 export async function captureTranscript(
   event: HookEvent,
   payload: HookPayload,
   spool: Spool,
   stateDir: string,
+  redactor: Redactor,
 ): Promise<{ events: RawEventInput[]; dropped: number }> {
   const sessionId = payload.session_id;
   let events: RawEventInput[] = [];
@@ -28,7 +44,11 @@ export async function captureTranscript(
     const { lines, offset, inode } = await readNewLines(cursor);
     const read = eventsOfLines(lines, cursor.tools);
     for (const batch of toBatches(read.events, BATCH_LIMITS)) {
-      await spool.add({ kind: 'events', sessionId, ...(read.branch ? { branch: read.branch } : {}), events: batch });
+      const { value } = await redactEventBatch(redactor, {
+        ...(read.branch ? { branch: read.branch } : {}),
+        events: batch,
+      });
+      await spool.add({ kind: 'events', sessionId, ...value, events: value.events.map(withinLimits) });
     }
     events = read.events;
     dropped = read.dropped;
@@ -37,7 +57,7 @@ export async function captureTranscript(
         transcriptPath: payload.transcript_path,
         ...(inode !== undefined ? { inode } : {}),
         offset,
-        tools: read.tools,
+        tools: (await redactor.value(read.tools)).value,
       });
     }
   }
