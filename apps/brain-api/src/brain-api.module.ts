@@ -13,6 +13,8 @@ import { MemoryItemsController } from './memory-items.controller';
 import { ProjectsController } from './projects.controller';
 import { RememberController } from './remember.controller';
 import { QueueBoard } from './queue-board';
+import { RedactionController } from './redaction.controller';
+import { RedactionPassService } from './redaction-pass.service';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
 import { UsageController } from './usage.controller';
@@ -23,7 +25,7 @@ import { RevisionCache } from './revision-cache';
 
 /**
  * Everything but the ingest hot path: the brain, memory items, search, MCP, hygiene review,
- * projects, the operator endpoints (jobs, queue board) and the dashboard.
+ * projects, redaction passes, the operator endpoints (jobs, queue board) and the dashboard.
  */
 @Module({
   imports: [RetrievalModule],
@@ -38,6 +40,7 @@ import { RevisionCache } from './revision-cache';
     AdminJobsController,
     UsageController,
     AdminHealthController,
+    RedactionController,
   ],
   providers: [
     BrainService,
@@ -50,6 +53,7 @@ import { RevisionCache } from './revision-cache';
     ManualItemService,
     ProjectMemoryFactory,
     UsageService,
+    RedactionPassService,
   ],
   exports: [BrainService],
 })

@@ -14,6 +14,7 @@ export * from './repositories/project-status.repository';
 export * from './repositories/project.repository';
 export * from './repositories/quote.repository';
 export * from './repositories/raw-event.repository';
+export * from './repositories/redaction-pass.repository';
 export * from './repositories/search.repository';
 export * from './repositories/session.repository';
 export * from './schema';

@@ -8,6 +8,7 @@ export * from './memory-item';
 export * from './project';
 export * from './query-params';
 export * from './raw-event';
+export * from './redaction-api';
 export * from './request-body';
 export * from './search-api';
 export * from './session';

@@ -16,6 +16,7 @@ import {
   ProjectStatusRepository,
   QuoteRepository,
   RawEventRepository,
+  RedactionPassRepository,
   SearchRepository,
   SessionRepository,
   createPool,
@@ -38,6 +39,7 @@ const REPOSITORIES = [
   SearchRepository,
   HygieneRunRepository,
   HygieneReviewRepository,
+  RedactionPassRepository,
 ];
 
 @Global()

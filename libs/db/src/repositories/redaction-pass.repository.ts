@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type Kysely } from 'kysely';
+import type { RedactionPassTable } from '@memex/domain';
+import type { DB } from '../schema';
+import { KYSELY } from '../tokens';
+import { recordHistory } from './item-history';
+import { bumpRevision } from './revision';
+
+/** How a column holds text: plain, a text array, or JSON whose strings are text. */
+type ColumnKind = 'text' | 'text[]' | 'json';
+
+interface TableSpec {
+  table: string;
+  /** The column rows are paged by, in order. */
+  key: string;
+  /** The column naming the row's project. */
+  project: string;
+  columns: Record<string, ColumnKind>;
+}
+
+/**
+ * Every stored text a client's words can reach, table by table (REDACTION_PASS_TABLES says
+ * the order: items before their history, so the entry a redacted item gets is itself read
+ * by the pass). Ids, hashes, vectors and operators' job reports hold no text of
+ * a client's.
+ */
+export const REDACTION_TABLES = {
+  projects: { table: 'projects', key: 'id', project: 'id', columns: { name: 'text' } },
+  sessions: { table: 'sessions', key: 'id', project: 'project_id', columns: { branch: 'text' } },
+  events: { table: 'raw_events', key: 'seq', project: 'project_id', columns: { content: 'text', metadata: 'json' } },
+  items: {
+    table: 'memory_items',
+    key: 'id',
+    project: 'project_id',
+    columns: {
+      title: 'text',
+      facts: 'text',
+      rationale: 'text',
+      impact: 'text',
+      files: 'text[]',
+      tags: 'text[]',
+      evidence_spans: 'json',
+      dedup_hint: 'text',
+    },
+  },
+  history: {
+    table: 'item_history',
+    key: 'id',
+    project: 'project_id',
+    columns: { before: 'json', after: 'json', reason: 'text' },
+  },
+  'hygiene-changes': {
+    table: 'hygiene_changes',
+    key: 'id',
+    project: 'project_id',
+    columns: { before: 'json', after: 'json', reason: 'text' },
+  },
+  'hygiene-proposals': {
+    table: 'hygiene_proposals',
+    key: 'id',
+    project: 'project_id',
+    columns: { detail: 'json', reason: 'text' },
+  },
+} as const satisfies Record<RedactionPassTable, TableSpec>;
+
+/** A row as the pass reads it: its key, its project, its text columns (and an item's version). */
+export interface RedactionRow {
+  key: string | number;
+  projectId: string;
+  values: Record<string, unknown>;
+  /** Items only: the row version read (xmin); the row is rewritten only if no one changed it since. */
+  version?: string;
+}
+
+export interface RedactedRow {
+  row: RedactionRow;
+  /** The columns that changed, with their redacted values. */
+  set: Record<string, unknown>;
+  /** Items only: what history says was done (the rules, never the secrets). */
+  reason: string;
+}
+
+/** Reads and rewrites stored text for `memex redact`. */
+@Injectable()
+export class RedactionPassRepository {
+  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+
+  /** The next `limit` rows of a table after `after`, of one project or all. */
+  async page(
+    name: RedactionPassTable,
+    projectId: string | undefined,
+    after: string | undefined,
+    limit: number,
+  ): Promise<RedactionRow[]> {
+    const spec: TableSpec = REDACTION_TABLES[name];
+    const columns = Object.keys(spec.columns).map((c) => sql.ref(c));
+    const version = name === 'items' ? sql`, xmin::text as pass_version` : sql``;
+    const afterKey =
+      after === undefined ? sql`true` : sql`${sql.ref(spec.key)} > ${spec.key === 'seq' ? Number(after) : after}`;
+    const ofProject = projectId === undefined ? sql`true` : sql`${sql.ref(spec.project)} = ${projectId}`;
+    const { rows } = await sql<Record<string, unknown>>`
+      select ${sql.ref(spec.key)} as pass_key, ${sql.ref(spec.project)} as pass_project, ${sql.join(columns)}${version}
+        from ${sql.table(spec.table)}
+       where ${afterKey} and ${ofProject}
+       order by ${sql.ref(spec.key)}
+       limit ${limit}`.execute(this.db);
+    return rows.map(({ pass_key, pass_project, pass_version, ...values }) => ({
+      key: pass_key as string | number,
+      projectId: pass_project as string,
+      values,
+      ...(typeof pass_version === 'string' ? { version: pass_version } : {}),
+    }));
+  }
+
+  /**
+   * Writes redacted rows in one transaction. An item changed since it was read is left for
+   * the next pass (counted as skipped); a rewritten item gets a history entry and its
+   * project's memory revision is bumped, so cached brains are dropped. Returns the rows
+   * written.
+   */
+  async write<R extends RedactedRow>(name: RedactionPassTable, rows: readonly R[], actor: string): Promise<R[]> {
+    if (rows.length === 0) return [];
+    const spec: TableSpec = REDACTION_TABLES[name];
+    return this.db.transaction().execute(async (trx) => {
+      const written: R[] = [];
+      const projects = new Set<string>();
+      for (const redacted of rows) {
+        const assignments = Object.entries(redacted.set).map(([column, value]) => {
+          const kind = spec.columns[column];
+          if (!kind) throw new Error(`${column} is not a text column of ${spec.table}`);
+          const bound = kind === 'json' && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
+          return sql`${sql.ref(column)} = ${bound}`;
+        });
+        const unchangedSince =
+          redacted.row.version === undefined ? sql`true` : sql`xmin = ${redacted.row.version}::xid`;
+        const { rows: updated } = await sql<Record<string, unknown>>`
+          update ${sql.table(spec.table)} set ${sql.join(assignments)}
+           where ${sql.ref(spec.key)} = ${redacted.row.key} and ${unchangedSince}
+          returning *`.execute(trx);
+        const after = updated[0];
+        if (!after) continue;
+        written.push(redacted);
+        if (name === 'items') {
+          projects.add(redacted.row.projectId);
+          await recordHistory(trx, {
+            projectId: redacted.row.projectId,
+            itemId: String(redacted.row.key),
+            change: 'redacted',
+            before: null,
+            after: after as never,
+            actorType: 'operator',
+            actor,
+            reason: redacted.reason,
+          });
+        }
+      }
+      for (const projectId of projects) await bumpRevision(trx, projectId);
+      return written;
+    });
+  }
+}
