@@ -138,6 +138,17 @@ describe('ingest-api, enrichment-worker and brain-api as three processes', () =>
       const http = logLines(run).filter((l) => 'req' in l);
       expect(http.length).toBeGreaterThan(0);
       expect(http.every((l) => typeof (l.req as { id?: unknown }).id === 'string')).toBe(true);
+      // The route template, never the URL with its query string.
+      expect(
+        http.every(
+          (l) =>
+            Object.keys(l.req as object)
+              .sort()
+              .join() === 'id,method',
+        ),
+      ).toBe(true);
+      expect(http.every((l) => typeof l.route === 'string')).toBe(true);
+      expect(http.some((l) => l.route === '/api/v2/brain')).toBe(run === brain);
     }
     for (const run of [ingest, worker, brain]) {
       expect(run.stdout()).not.toContain(key);

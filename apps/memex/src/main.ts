@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join, resolve } from 'node:path';
 import { BrainApiModule } from '../../brain-api/src';
 import { EnrichmentWorkerModule } from '../../enrichment-worker/src';
 import { HygieneWorkerModule } from '../../hygiene-worker/src';
@@ -22,18 +23,25 @@ runMain(async (config) => {
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${config.PORT}`;
   const local = await ensureLocalProject(app.get(ProjectRepository), config.MEMEX_LOCAL_STATE_DIR, url);
+  const keyFile = join(config.MEMEX_LOCAL_STATE_DIR, 'local-project.json');
   process.stdout.write(
     [
       '',
       `Memex is running at ${url} (all services in one process)`,
       `  migrations applied now: ${applied.length ? applied.join(', ') : 'none (schema up to date)'}`,
       `  local project id: ${local.projectId}${local.created ? ' (new)' : ''}`,
-      `  local API key:    ${local.apiKey}`,
-      `                    (kept in ${config.MEMEX_LOCAL_STATE_DIR}/local-project.json; treat it as a secret)`,
+      // Printed when it is made, never again: terminals, CI logs and screen shares keep what they show.
+      ...(local.created
+        ? [
+            `  local API key:    ${local.apiKey}`,
+            `                    (shown this once; kept in ${keyFile}, private to you)`,
+          ]
+        : [`  local API key:    kept in ${keyFile} (private to you; not printed again)`]),
       `  dashboard:        ${url}/ui (sign in with the key)`,
       '',
       '  Try it:',
-      `    curl -s -X POST ${url}/api/v2/events -H 'Authorization: Bearer ${local.apiKey}' \\`,
+      `    KEY=$(node -p 'require(${JSON.stringify(resolve(keyFile))}).apiKey')`,
+      `    curl -s -X POST ${url}/api/v2/events -H "Authorization: Bearer $KEY" \\`,
       `      -H 'Content-Type: application/json' \\`,
       `      -d '{"sessionId":"demo","events":[{"eventId":"demo-1","type":"prompt","timestamp":"${new Date().toISOString()}","content":"We decided to use Postgres"}]}'`,
       '',

@@ -8,7 +8,12 @@ import { DomainError, INGEST_LIMITS, decodeJsonBody } from '@memex/domain';
 import { toErrorResponse } from './exception.filter';
 import { MetricsRegistry } from './metrics';
 
-/** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
+/** Where a request's route template is kept on the raw request, for its log line (see PlatformModule). */
+export const ROUTE = Symbol('memex.route');
+export interface RouteOfRequest {
+  [ROUTE]?: string;
+}
+
 /** Answers an HTTP parse error (before Fastify has a request) in the API's error shape, then closes. */
 function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return;
@@ -25,6 +30,7 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket): v
   );
 }
 
+/** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
 export async function createHttpApp(rootModule: unknown, config: Config): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: INGEST_LIMITS.maxBatchBytes,
@@ -70,6 +76,11 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   });
   fastify.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
+  });
+
+  // Routing is done by the time hooks run; the log line is written when the response ends.
+  fastify.addHook('onRequest', async (request) => {
+    (request.raw as RouteOfRequest)[ROUTE] = request.routeOptions.url;
   });
 
   const metrics = app.get(MetricsRegistry);

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { Config } from '@memex/config';
 import { ConfigModule } from './config.module';
@@ -12,9 +13,14 @@ import { HealthController } from './health';
 import { jobLogFields } from './log-context';
 import { MetricsController, MetricsRegistry } from './metrics';
 import { QueueModule } from './queue.module';
+import { ROUTE, type RouteOfRequest } from './bootstrap-http';
 import { RedactionService } from './redaction';
 
 const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
+
+function withRoute(req: IncomingMessage, _res: unknown, value: object): object {
+  return { ...value, route: (req as RouteOfRequest)[ROUTE] ?? 'unmatched' };
+}
 
 /**
  * What every process needs once: configuration, Postgres, Redis producers, logging,
@@ -42,12 +48,14 @@ export class PlatformModule {
             },
             // Keys and tokens never reach a log line.
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            // The route template, never the URL: a query string (a search) or a path segment (a
+            // client's id) can hold what a person typed, secrets included. The request is bound
+            // to its logger before routing, so the route joins the line written when it ends.
+            customSuccessObject: withRoute,
+            customErrorObject: (req: IncomingMessage, res: unknown, _error: unknown, value: object) =>
+              withRoute(req, res, value),
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-              }),
+              req: (req: { id: string; method: string }) => ({ id: req.id, method: req.method }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             autoLogging: { ignore: (req) => QUIET_ROUTES.has((req.url ?? '').split('?')[0] ?? '') },
