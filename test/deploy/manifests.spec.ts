@@ -166,6 +166,10 @@ describe('Kubernetes manifests', () => {
       }
     });
 
+    it('limits failed authentication per client address, read from the Ingress controller', () => {
+      expect(config.data).toMatchObject({ AUTH_RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '1' });
+    });
+
     it('runs migrations in a Job and makes apps wait for them', () => {
       const [job] = of('Job');
       expect(job!.spec.template.spec.containers[0].env).toContainEqual({ name: 'APP', value: 'migrate' });
@@ -223,6 +227,15 @@ describe('docker-compose.yml', () => {
     for (const store of ['postgres', 'redis', 'qdrant']) {
       expect(services[store]!.volumes[0]).toMatch(/^[a-z-]+-data:\//);
     }
+  });
+
+  it('limits failed authentication per client address, which the edge forwards', () => {
+    for (const app of APPS) {
+      expect(services[app]!.environment).toMatchObject({ AUTH_RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '1' });
+    }
+    expect(compose.configs['edge-routes'].content).toContain(
+      'proxy_set_header X-Forwarded-For $$proxy_add_x_forwarded_for;',
+    );
   });
 
   it('routes like the Ingress at one address', () => {

@@ -35,6 +35,8 @@ export async function startTestApp(
     RECONCILE_INTERVAL_MS: '3600000',
     // Test files run in parallel and share one PostgreSQL: small pools stay well under max_connections.
     DB_POOL_SIZE: '4',
+    // Tests send bad keys on purpose from 127.0.0.1; auth-rate-limit.spec turns limiting back on.
+    AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
     ...env,
   });
   const app = await createHttpApp(rootModule(config, features), config);

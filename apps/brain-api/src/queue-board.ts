@@ -5,7 +5,16 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
-import { ALL_QUEUES, CONFIG, assertAdminToken, bearerToken, toErrorResponse, type AllQueues } from '@memex/server';
+import {
+  ALL_QUEUES,
+  AuthFailureLimiter,
+  CONFIG,
+  assertAdminToken,
+  bearerToken,
+  retryAfterOf,
+  toErrorResponse,
+  type AllQueues,
+} from '@memex/server';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
@@ -30,6 +39,7 @@ export class QueueBoard implements OnModuleInit {
     private readonly adapter: HttpAdapterHost,
     @Inject(ALL_QUEUES) private readonly queues: AllQueues,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly limiter: AuthFailureLimiter,
   ) {}
 
   onModuleInit(): void {
@@ -43,12 +53,17 @@ export class QueueBoard implements OnModuleInit {
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+        const token = presentedToken(request);
         try {
-          assertAdminToken(presentedToken(request), expected, 'Bearer, or as the Basic auth password');
+          await this.limiter.attempt('queue-board', request.ip, token, () =>
+            assertAdminToken(token, expected, 'Bearer, or as the Basic auth password'),
+          );
         } catch (error) {
           const { status, body } = toErrorResponse(error);
           // A browser asks for the password on a 401 that names Basic.
           if (status === 401) void reply.header('www-authenticate', 'Basic realm="memex queues", charset="UTF-8"');
+          const retryAfter = retryAfterOf(error);
+          if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
           return reply.code(status).send(body);
         }
       });

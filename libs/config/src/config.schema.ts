@@ -13,6 +13,19 @@ const flag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true');
 
+/**
+ * Fastify's trustProxy: `false` (the default: the peer is the client), `true` (the left-most
+ * X-Forwarded-For address), a number of proxy hops, or the proxies' addresses and CIDRs
+ * (`10.0.0.0/8,172.16.0.0/12`, or proxy-addr's names: loopback, linklocal, uniquelocal).
+ */
+const trustProxy = z
+  .string()
+  .regex(/^(?:true|false|\d{1,2}|[0-9A-Za-z:./, ]+)$/, 'must be true, false, a number of hops or addresses and CIDRs')
+  .default('false')
+  .transform((v): boolean | number | string =>
+    v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
+  );
+
 /** A JSON setting, parsed (and its patterns compiled) at boot: a problem is a configuration error naming the variable. */
 const jsonSetting = <T>(parse: (json: string) => T, fallback: T) =>
   z
@@ -49,6 +62,19 @@ export const configSchema = z
     PORT: int(0, 65535).default(8080),
     /** Operator endpoints answer 403 while this is unset. */
     MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Which proxies' X-Forwarded-For to believe for the client's address (rate limits key on it). */
+    TRUST_PROXY: trustProxy,
+    /** Authentication failures are limited per client address and per presented key (shared through Redis). */
+    AUTH_RATE_LIMIT_ENABLED: flag(true),
+    /** Failed attempts an address may make per window before it is blocked. */
+    AUTH_RATE_LIMIT_FAILURES: int(1, 1_000_000).default(20),
+    /** Failed attempts with one key or token (any address) per window before it is blocked. */
+    AUTH_RATE_LIMIT_CREDENTIAL_FAILURES: int(1, 1_000_000).default(10),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400).default(60),
+    /** How long a blocked address or key gets 429 for its failed attempts. */
+    AUTH_RATE_LIMIT_BLOCK_SECONDS: int(1, 86_400).default(300),
+    /** Loopback clients (127.0.0.0/8, ::1) are not limited: tests and single-user setups behind no proxy. */
+    AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: flag(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Batches for one session within this window collapse into one enrichment job. */
     ENRICHMENT_DEBOUNCE_MS: int(0, 600_000).default(2000),

@@ -105,3 +105,32 @@ describe('redaction settings', () => {
     expect(() => loadConfig({ REDACT_ALLOW: 'sk_test_' })).toThrow(/REDACT_ALLOW: must be a JSON array of patterns/);
   });
 });
+
+describe('authentication rate limits', () => {
+  it('are on by default: 20 failures a minute per address, 10 per key, then 5 minutes blocked', () => {
+    expect(loadConfig({})).toMatchObject({
+      AUTH_RATE_LIMIT_ENABLED: true,
+      AUTH_RATE_LIMIT_FAILURES: 20,
+      AUTH_RATE_LIMIT_CREDENTIAL_FAILURES: 10,
+      AUTH_RATE_LIMIT_WINDOW_SECONDS: 60,
+      AUTH_RATE_LIMIT_BLOCK_SECONDS: 300,
+      AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: false,
+      TRUST_PROXY: false,
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['10.0.0.0/8,172.16.0.0/12', '10.0.0.0/8,172.16.0.0/12'],
+    ['loopback, uniquelocal', 'loopback, uniquelocal'],
+  ])('reads TRUST_PROXY=%s', (raw, parsed) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).TRUST_PROXY).toEqual(parsed);
+  });
+
+  it('refuses what Fastify could not read', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'x-forwarded-for;rm' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ AUTH_RATE_LIMIT_FAILURES: '0' })).toThrow(/AUTH_RATE_LIMIT_FAILURES/);
+  });
+});

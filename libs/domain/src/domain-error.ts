@@ -29,6 +29,8 @@ export const DOMAIN_ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNSUPPORTED_CONTENT_ENCODING: 415,
+  /** Too many failed authentication attempts from an address or with a key; `details.retryAfterSeconds` says when to try again. */
+  RATE_LIMITED: 429,
   /** Not the client's doing, but theirs to retry: the queue is unreachable and nothing was started. */
   QUEUE_UNAVAILABLE: 503,
   /** The database connection was lost or could not be had: nothing the client sent was at fault. */

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { ProjectRepository } from '@memex/db';
 import { DomainError, hashApiKey, looksLikeApiKey, secretsEqual, ulidSchema } from '@memex/domain';
+import { AuthFailureLimiter } from './auth-limiter';
 import { CONFIG } from './config.module';
 import { TtlCache } from './ttl-cache';
 
@@ -20,30 +21,40 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * Bearer project key → its project. Lookups are cached for a minute: a hook client posts
- * often, and a lookup per request would double the ingest path's round trips. Only hits are
- * kept, so junk keys cannot fill the cache.
+ * often, and a lookup per request would double the ingest path's round trips. Keys no
+ * project has are remembered apart, for a few seconds, so a guess repeated costs no query
+ * and junk keys never push good ones out of the cache. Failures are rate limited
+ * (AuthFailureLimiter).
  */
 @Injectable()
 export class ProjectKeyResolver {
   private readonly cache = new TtlCache<string>(60_000, 10_000);
+  private readonly unknown = new TtlCache<true>(10_000, 10_000);
 
-  constructor(private readonly projects: ProjectRepository) {}
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly limiter: AuthFailureLimiter,
+  ) {}
 
-  /** The project of the request's key; throws 401 without a valid one. */
+  /** The project of the request's key; throws 401 without a valid one, 429 past the failure limits. */
   async resolve(request: FastifyRequest): Promise<string> {
     const token = bearerToken(request);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <api key> header');
-    // A malformed key cannot match; skipping the lookup keeps junk off the database.
-    const projectId = looksLikeApiKey(token) ? await this.lookup(hashApiKey(token)) : undefined;
-    if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
-    return projectId;
+    return this.limiter.attempt('project-key', request.ip, token, async () => {
+      // A malformed key cannot match; skipping the lookup keeps junk off the database.
+      const projectId = looksLikeApiKey(token) ? await this.lookup(hashApiKey(token)) : undefined;
+      if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
+      return projectId;
+    });
   }
 
   private async lookup(keyHash: string): Promise<string | undefined> {
     const cached = this.cache.get(keyHash);
     if (cached) return cached;
+    if (this.unknown.get(keyHash)) return undefined;
     const projectId = await this.projects.findProjectIdByKeyHash(keyHash);
     if (projectId) this.cache.set(keyHash, projectId);
+    else this.unknown.set(keyHash, true);
     return projectId;
   }
 }
@@ -75,11 +86,17 @@ export function assertAdminToken(token: string | undefined, expected: string | u
 /** Operator endpoints: `Authorization: Bearer $MEMEX_ADMIN_TOKEN`; disabled while the token is unset. */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  constructor(@Inject(CONFIG) private readonly config: Config) {}
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly limiter: AuthFailureLimiter,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const token = bearerToken(context.switchToHttp().getRequest<FastifyRequest>());
-    assertAdminToken(token, this.config.MEMEX_ADMIN_TOKEN, 'Authorization: Bearer <admin token>');
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const token = bearerToken(request);
+    await this.limiter.attempt('admin-token', request.ip, token, () =>
+      assertAdminToken(token, this.config.MEMEX_ADMIN_TOKEN, 'Authorization: Bearer <admin token>'),
+    );
     return true;
   }
 }
@@ -104,11 +121,12 @@ export class ProjectOrAdminGuard implements CanActivate {
   constructor(
     private readonly keys: ProjectKeyResolver,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly limiter: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<PrincipalRequest>();
-    request.principal = await principalOf(request, this.keys, this.config.MEMEX_ADMIN_TOKEN);
+    request.principal = await principalOf(request, this.keys, this.limiter, this.config.MEMEX_ADMIN_TOKEN);
     return true;
   }
 }
@@ -120,11 +138,18 @@ export class ProjectOrAdminGuard implements CanActivate {
 async function principalOf(
   request: FastifyRequest,
   keys: ProjectKeyResolver,
+  limiter: AuthFailureLimiter,
   admin: string | undefined,
 ): Promise<Principal> {
   const token = bearerToken(request);
-  if (token && admin && !looksLikeApiKey(token) && secretsEqual(token, admin)) return { kind: 'admin' };
-  if (token && !looksLikeApiKey(token)) throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
+  if (token && !looksLikeApiKey(token)) {
+    await limiter.attempt('admin-token', request.ip, token, () => {
+      if (!admin || !secretsEqual(token, admin)) {
+        throw new DomainError('UNAUTHORIZED', 'invalid API key or admin token');
+      }
+    });
+    return { kind: 'admin' };
+  }
   return { kind: 'project', projectId: await keys.resolve(request) };
 }
 
@@ -142,11 +167,12 @@ export class ProjectScopeGuard implements CanActivate {
     private readonly keys: ProjectKeyResolver,
     private readonly projects: ProjectRepository,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly limiter: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const caller = await principalOf(request, this.keys, this.config.MEMEX_ADMIN_TOKEN);
+    const caller = await principalOf(request, this.keys, this.limiter, this.config.MEMEX_ADMIN_TOKEN);
     if (caller.kind === 'project') {
       request.projectId = caller.projectId;
       return true;

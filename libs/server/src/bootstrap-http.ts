@@ -35,6 +35,8 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   const adapter = new FastifyAdapter({
     bodyLimit: INGEST_LIMITS.maxBatchBytes,
     requestIdHeader: false,
+    // The client's address (rate limits key on it) from X-Forwarded-For of the proxies trusted.
+    trustProxy: config.TRUST_PROXY,
     // Fastify's default is to throw on these keys; spelled out because it is a security property.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

@@ -43,11 +43,12 @@ export interface ErrorResponse {
 }
 
 function domainResponse(error: DomainError): ErrorResponse {
+  const retryAfter = error.status === 503 ? RETRY_AFTER_SECONDS : retryAfterOf(error);
   return {
     status: error.status,
     body: { error: { code: error.code, message: error.message, details: error.details } },
-    // A dependency is away, not the request wrong: the client is told when to try again.
-    headers: error.status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {},
+    // A dependency is away, or the client is refused for a while: it is told when to try again.
+    headers: retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {},
   };
 }
 
@@ -87,6 +88,13 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     body: { error: { code: 'INTERNAL_ERROR', message: 'internal error', details: {} } },
     headers: {},
   };
+}
+
+/** Seconds a refused client should wait (429 RATE_LIMITED), for the Retry-After header. */
+export function retryAfterOf(error: unknown): number | undefined {
+  if (!(error instanceof DomainError) || error.code !== 'RATE_LIMITED') return undefined;
+  const seconds = error.details.retryAfterSeconds;
+  return typeof seconds === 'number' ? seconds : undefined;
 }
 
 const logger = new Logger('HttpErrors');

@@ -18,3 +18,4 @@ export * from './ttl-cache';
 export * from './queue-worker';
 export * from './log-context';
 export * from './redaction';
+export * from './auth-limiter';

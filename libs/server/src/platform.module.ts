@@ -8,6 +8,7 @@ import { ConfigModule } from './config.module';
 import { ConnectionLossRetryInterceptor } from './connection-retry';
 import { DatabaseModule } from './database.module';
 import { ProjectKeyResolver } from './auth';
+import { AuthFailureLimiter } from './auth-limiter';
 import { GlobalExceptionFilter } from './exception.filter';
 import { HealthController } from './health';
 import { jobLogFields } from './log-context';
@@ -65,12 +66,13 @@ export class PlatformModule {
       controllers: [HealthController, MetricsController],
       providers: [
         MetricsRegistry,
+        AuthFailureLimiter,
         ProjectKeyResolver,
         RedactionService,
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
       ],
-      exports: [MetricsRegistry, ProjectKeyResolver, RedactionService],
+      exports: [MetricsRegistry, AuthFailureLimiter, ProjectKeyResolver, RedactionService],
     };
   }
 }

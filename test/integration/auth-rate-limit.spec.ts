@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { BrainApiModule } from '../../apps/brain-api/src';
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { ProjectRepository } from '@memex/db';
+import { event, type ErrorBody } from '../support/http';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/use-test-app';
+
+/**
+ * Limits on failed authentication, per client address and per presented key, counted in
+ * Redis. The app trusts X-Forwarded-For from 127.0.0.1, so each test speaks from addresses of
+ * its own, as clients behind the edge proxy would.
+ */
+const LIMITS = {
+  AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: 'false',
+  TRUST_PROXY: '127.0.0.1',
+  AUTH_RATE_LIMIT_FAILURES: '5',
+  AUTH_RATE_LIMIT_CREDENTIAL_FAILURES: '3',
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
+  AUTH_RATE_LIMIT_BLOCK_SECONDS: '120',
+};
+const ctx = useTestApp([IngestApiModule, BrainApiModule], { env: LIMITS });
+
+const randomKey = () => `mx_${randomBytes(32).toString('base64url')}`;
+
+async function call(
+  url: string,
+  from: string,
+  authorization: string | undefined,
+  path = '/api/v2/brain',
+): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+  const response = await fetch(`${url}${path}`, {
+    headers: { 'x-forwarded-for': from, ...(authorization ? { authorization } : {}) },
+  });
+  const text = await response.text();
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: JSON.parse(text || 'null') };
+}
+
+const bearer = (token: string) => `Bearer ${token}`;
+
+describe('failed authentication', () => {
+  it('answers an address 429 with Retry-After once it passes its failures, while a good key from elsewhere works', async () => {
+    const attacker = '203.0.113.7';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await call(ctx.server.url, attacker, bearer(randomKey()))).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+
+    const limited = await call(ctx.server.url, attacker, bearer(randomKey()));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retryAfter)).toBeGreaterThan(100);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(120);
+    expect((limited.body as ErrorBody).error).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^too many failed authentication attempts; try again in \d+ s$/),
+      details: { retryAfterSeconds: Number(limited.retryAfter) },
+    });
+    // Blocked means blocked: the address's next attempts are refused before any key is checked.
+    expect((await call(ctx.server.url, attacker, bearer(ctx.project.apiKey))).status).toBe(429);
+
+    expect((await call(ctx.server.url, '203.0.113.8', bearer(ctx.project.apiKey))).status).toBe(200);
+    const ingest = await fetch(`${ctx.server.url}/api/v2/events`, {
+      method: 'POST',
+      headers: {
+        'x-forwarded-for': '203.0.113.8',
+        authorization: bearer(ctx.project.apiKey),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ sessionId: 'rate-limit', events: [event()] }),
+    });
+    expect(ingest.status).toBe(202);
+  });
+
+  it('limits one key whatever address tries it', async () => {
+    const revoked = randomKey();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await call(ctx.server.url, `198.51.100.${10 + i}`, bearer(revoked))).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it('limits admin-token guesses, refusing even the right token from the blocked address', async () => {
+    const from = '203.0.113.20';
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push(
+        (
+          await call(
+            ctx.server.url,
+            from,
+            bearer(`guess-${i}-${'x'.repeat(16)}`),
+            '/api/v2/admin/jobs?queue=enrichment&state=failed',
+          )
+        ).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(
+      (await call(ctx.server.url, from, bearer(ADMIN_TOKEN), '/api/v2/admin/jobs?queue=enrichment&state=failed'))
+        .status,
+    ).toBe(429);
+    expect(
+      (
+        await call(
+          ctx.server.url,
+          '203.0.113.21',
+          bearer(ADMIN_TOKEN),
+          '/api/v2/admin/jobs?queue=enrichment&state=failed',
+        )
+      ).status,
+    ).toBe(200);
+  });
+
+  it('limits Bull Board password guesses, with Retry-After', async () => {
+    const from = '203.0.113.30';
+    const basic = (password: string) => `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await call(ctx.server.url, from, basic(`guess-${i}`), '/admin/queues')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const limited = await call(ctx.server.url, from, basic('one-more'), '/admin/queues');
+    expect([limited.status, (limited.body as ErrorBody).error.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+    // Visiting without credentials (a browser's first request) is not a guess.
+    expect((await call(ctx.server.url, '203.0.113.31', undefined, '/admin/queues')).status).toBe(401);
+  });
+
+  it('asks the database about an unknown key once, then remembers it is unknown', async () => {
+    const projects = ctx.server.app.get(ProjectRepository);
+    const lookups = jest.spyOn(projects, 'findProjectIdByKeyHash');
+    try {
+      const guess = randomKey();
+      for (const from of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
+        expect((await call(ctx.server.url, from, bearer(guess))).status).toBeGreaterThanOrEqual(401);
+      }
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+});
+
+describe('two app instances on one Redis', () => {
+  let second: TestApp;
+
+  beforeAll(async () => {
+    second = await startTestApp([IngestApiModule, BrainApiModule], {
+      ...LIMITS,
+      DATABASE_URL: ctx.database.url,
+      QUEUE_PREFIX: ctx.server.config.QUEUE_PREFIX,
+    });
+  });
+  afterAll(async () => {
+    await second?.app.close();
+  });
+
+  it('share the count: failures on either add up to one limit', async () => {
+    const from = '203.0.113.40';
+    const statuses: number[] = [];
+    for (const url of [ctx.server.url, ctx.server.url, ctx.server.url, second.url, second.url, second.url]) {
+      statuses.push((await call(url, from, bearer(randomKey()))).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // The first instance learns of the block from Redis on its next failure.
+    expect((await call(ctx.server.url, from, bearer(randomKey()))).status).toBe(429);
+  });
+});
+
+describe('loopback exemption', () => {
+  let exempt: TestApp;
+
+  beforeAll(async () => {
+    exempt = await startTestApp([BrainApiModule], {
+      AUTH_RATE_LIMIT_FAILURES: '2',
+      AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
+      DATABASE_URL: ctx.database.url,
+    });
+  });
+  afterAll(async () => {
+    await exempt?.close();
+  });
+
+  it('never limits 127.0.0.1 when exempt', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${exempt.url}/api/v2/brain`, { headers: { authorization: bearer(randomKey()) } });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+  });
+});
