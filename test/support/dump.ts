@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import IORedis from 'ioredis';
 import type { DB } from '@memex/db';
 
 /**
@@ -20,4 +21,38 @@ export async function dumpDatabase(db: Kysely<DB>): Promise<string> {
     parts.push(`## ${table}`, ...dumped.rows.map((r) => r.row));
   }
   return parts.join('\n');
+}
+
+/** Every key under a prefix with its value, whatever its type, as one text. */
+export async function dumpRedis(url: string, prefix: string): Promise<string> {
+  const redis = new IORedis(url, { maxRetriesPerRequest: 3 });
+  try {
+    const parts: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const type = await redis.type(key);
+        const value =
+          type === 'string'
+            ? await redis.get(key)
+            : type === 'hash'
+              ? await redis.hgetall(key)
+              : type === 'list'
+                ? await redis.lrange(key, 0, -1)
+                : type === 'set'
+                  ? await redis.smembers(key)
+                  : type === 'zset'
+                    ? await redis.zrange(key, 0, -1)
+                    : type === 'stream'
+                      ? await redis.xrange(key, '-', '+')
+                      : null;
+        parts.push(`## ${key} (${type})`, JSON.stringify(value));
+      }
+    } while (cursor !== '0');
+    return parts.join('\n');
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -23,13 +23,13 @@ const PEM_BODY = /(?:\r?\n|\\n)?(?:(?:Proc-Type|DEK-Info):[^\n]*\n\n?|[A-Za-z0-9
 const MAX_PEM = 20_000;
 
 /**
- * Whether a PEM body holds key material: base64 (past line breaks, escaped ones and headers)
- * of some length, not a pattern or a placeholder (`[A-Za-z0-9+/=]+`, `...`) as code and
- * documentation about keys show.
+ * Whether a PEM body holds key material: base64 (past line breaks, escaped ones and headers),
+ * not a pattern or a placeholder (`[A-Za-z0-9+/=]+`, `...`) as code and documentation about
+ * keys show. A few characters are enough: a key cut off early is still part of a key.
  */
 function holdsKey(body: string): boolean {
   const base64 = body.replace(/(?:Proc-Type|DEK-Info):[^\n]*|\\[nr]|\s/g, '');
-  return /^[A-Za-z0-9+/]{40,}={0,2}$/.test(base64);
+  return /^[A-Za-z0-9+/]{16,}={0,2}$/.test(base64);
 }
 
 /** Private keys in PEM (RSA, EC, PKCS #8, OpenSSH, PGP …): the whole block, markers included. */
