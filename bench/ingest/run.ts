@@ -1,5 +1,7 @@
 import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
+import { EVENTS_PER_BATCH, SESSIONS, ingestBatch } from '../support/ingest-load';
 import { fmt, summarize } from '../support/stats';
 import { startAllInOne, startApp } from '../support/server-process';
 
@@ -9,23 +11,17 @@ import { startAllInOne, startApp } from '../support/server-process';
  * so the figure is the server's, not the load generator's JSON encoding.
  */
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 2000);
-const EVENTS_PER_BATCH = 100;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const SESSIONS = 64;
 const WARMUP = 100;
 
-const FILLER =
-  'Edited src/services/payment.ts to retry webhook deliveries with exponential backoff; ran npm test, 214 passed. ';
-
 function body(batch: number): string {
-  const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
-    eventId: `b${batch}-e${i}`,
-    type: i % 3 === 0 ? 'prompt' : i % 3 === 1 ? 'tool_call' : 'tool_result',
-    timestamp: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, batch * 100 + i)).toISOString(),
-    content: `#${batch}.${i} ${FILLER.repeat(9)}`.slice(0, 1000),
-    metadata: { tool: 'Edit', cwd: '/repo' },
-  }));
-  return JSON.stringify({ sessionId: `bench-session-${batch % SESSIONS}`, branch: 'main', events });
+  return JSON.stringify(ingestBatch(batch));
+}
+
+/** CPU time (user and system) a process has used, in ms, from /proc (Linux's 100 Hz ticks). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function post(agent: Agent, url: URL, apiKey: string, payload: string): Promise<{ status: number; ms: number }> {
@@ -87,7 +83,9 @@ async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
 
     const bodies = Array.from({ length: BATCHES }, (_, i) => body(i));
     const bytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0);
+    const cpuBefore = cpuMs(server.child.pid!);
     const { latencies, errors, seconds } = await run(agent, url, server.apiKey, bodies);
+    const cpuUsPerEvent = ((cpuMs(server.child.pid!) - cpuBefore) * 1000) / (BATCHES * EVENTS_PER_BATCH);
     const events = BATCHES * EVENTS_PER_BATCH;
     const { p50, p99, max } = summarize(latencies);
 
@@ -110,7 +108,7 @@ async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
     console.log(
       `  non-202 answers: ${errors}; events stored: ${fmt(stored)} of ${fmt(events + WARMUP * EVENTS_PER_BATCH)}`,
     );
-    console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
+    console.log(`  server CPU: ${fmt(cpuUsPerEvent, 1)} µs per event; peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
     agent.destroy();
     if (errors > 0 || stored !== events + WARMUP * EVENTS_PER_BATCH) process.exitCode = 1;
   } finally {

@@ -16,6 +16,10 @@ export async function redactEventBatch<B extends EventBatchLike>(redactor: Redac
   const counts: RedactionCounts = {};
   const events: Array<B['events'][number]> = [];
   for (const event of batch.events) {
+    if (!redactor.mayChange(event.content) && !redactor.mayChange(event.metadata)) {
+      events.push(event);
+      continue;
+    }
     const content = await redactor.text(event.content);
     addCounts(counts, content.counts);
     let metadata = event.metadata;
@@ -28,7 +32,7 @@ export async function redactEventBatch<B extends EventBatchLike>(redactor: Redac
     events.push(same ? event : { ...event, content: content.value, ...(metadata ? { metadata } : {}) });
   }
   let branch = batch.branch;
-  if (branch !== undefined) {
+  if (branch !== undefined && redactor.mayChange(branch)) {
     const redacted = await redactor.text(branch);
     addCounts(counts, redacted.counts);
     branch = redacted.value;

@@ -119,9 +119,26 @@ export class Redactor {
    * names a secret (`"password": "…"`) replaced whole. Unchanged parts are returned as they were.
    */
   async value<T>(value: T): Promise<Redacted<T>> {
+    if (!this.mayChange(value)) return { value, counts: NOTHING };
     const counts: RedactionCounts = {};
     const redacted = (await this.walk(value, undefined, counts)) as T;
     return { value: redacted, counts };
+  }
+
+  /**
+   * Whether redacting could change the value (a string some rule must look at, or a field named
+   * like a secret), found without waiting: most values hold nothing and need no promise.
+   */
+  mayChange(value: unknown, key?: string): boolean {
+    if (typeof value === 'string') {
+      return (key !== undefined && fieldSecretKind(key, value) !== undefined) || this.gates(value) !== 0;
+    }
+    if (value === null || typeof value !== 'object') return false;
+    if (Array.isArray(value)) return value.some((item) => this.mayChange(item, key));
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    for (const [k, v] of Object.entries(value)) if (this.gates(k) !== 0 || this.mayChange(v, k)) return true;
+    return false;
   }
 
   private async walk(value: unknown, key: string | undefined, counts: RedactionCounts): Promise<unknown> {

@@ -1,0 +1,83 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RawEventInput } from '@memex/domain';
+import { Redactor, addCounts, redactEventBatch, type RedactionCounts } from '@memex/redaction';
+import { transcriptToEvents } from '@memex/transcript';
+import { secretCorpus } from '../../libs/redaction/src/secret-corpus.fixture';
+import { ingestBatch } from '../support/ingest-load';
+import { fmt } from '../support/stats';
+
+/**
+ * What redaction costs on the ingest path, in the process alone: batches of 100 events
+ * through redactEventBatch (content, metadata, branch), as ingest and the hook client run it.
+ * Three loads: bench:ingest's events, the real Claude Code transcripts of shared/realdata (when
+ * that folder is beside the clone, or MEMEX_REALDATA_DIR points at one), and the secret
+ * corpus of the tests. Each is redacted REPEATS times after one warm-up pass.
+ */
+const ROOT = join(__dirname, '..', '..', '..');
+const TRANSCRIPTS = process.env.MEMEX_REALDATA_DIR ?? join(ROOT, '..', 'shared', 'realdata', 'transcripts');
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 20);
+const BATCH = 100;
+
+interface Load {
+  name: string;
+  events: RawEventInput[];
+}
+
+function loads(): Load[] {
+  const ingest = Array.from({ length: 20 }, (_, i) => ingestBatch(i).events as RawEventInput[]).flat();
+  const corpus = secretCorpus().map((sample, i): RawEventInput => ({
+    eventId: `corpus-${i}`,
+    type: 'prompt',
+    timestamp: '2026-11-21T09:00:00Z',
+    content: sample.text,
+    metadata: { tool: 'Bash', input: { command: sample.text.split('\n')[0] } },
+  }));
+  const all: Load[] = [{ name: 'bench:ingest events (~1 KB)', events: ingest }];
+  if (existsSync(TRANSCRIPTS)) {
+    const files = readdirSync(TRANSCRIPTS).filter((f) => f.endsWith('.jsonl'));
+    const real = files.flatMap((f) => transcriptToEvents(readFileSync(join(TRANSCRIPTS, f), 'utf8')));
+    all.push({ name: `real Claude Code transcripts (${files.length})`, events: real });
+  } else {
+    console.log(`(no real transcripts at ${TRANSCRIPTS}: set MEMEX_REALDATA_DIR to include them)`);
+  }
+  all.push({ name: 'secret corpus', events: corpus });
+  return all;
+}
+
+async function redactAll(redactor: Redactor, events: RawEventInput[]): Promise<RedactionCounts> {
+  const counts: RedactionCounts = {};
+  for (let i = 0; i < events.length; i += BATCH) {
+    const { counts: found } = await redactEventBatch(redactor, { branch: 'main', events: events.slice(i, i + BATCH) });
+    addCounts(counts, found);
+  }
+  return counts;
+}
+
+async function main(): Promise<void> {
+  const redactor = new Redactor();
+  await redactor.warm();
+  console.log(`bench:redaction — redactEventBatch in one process, ${REPEATS} passes after a warm-up`);
+  for (const { name, events } of loads()) {
+    const bytes = events.reduce(
+      (n, e) => n + Buffer.byteLength(e.content) + Buffer.byteLength(JSON.stringify(e.metadata ?? {})),
+      0,
+    );
+    const looked = events.filter((e) => redactor.mayChange(e.content) || redactor.mayChange(e.metadata)).length;
+    const counts = await redactAll(redactor, events);
+    const started = process.hrtime.bigint();
+    for (let r = 0; r < REPEATS; r++) await redactAll(redactor, events);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9 / REPEATS;
+    const found = Object.entries(counts)
+      .sort(([, a], [, b]) => b - a)
+      .map(([kind, n]) => `${kind} ${n}`);
+    console.log(`  ${name}: ${fmt(events.length, 0)} events, ${fmt(bytes / 1024, 0)} KB`);
+    console.log(
+      `    ${fmt((seconds * 1e6) / events.length, 2)} µs per event, ${fmt(bytes / 1024 / 1024 / seconds, 1)} MB/s; ` +
+        `${fmt((100 * looked) / events.length, 1)} % of events looked at by a rule`,
+    );
+    console.log(`    redacted: ${found.length ? found.join(', ') : 'nothing'}`);
+  }
+}
+
+void main();
