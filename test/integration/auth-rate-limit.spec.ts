@@ -5,6 +5,7 @@ import { ProjectRepository } from '@memex/db';
 import { event, type ErrorBody } from '../support/http';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 
 /**
  * Limits on failed authentication, per client address and per presented key, counted in
@@ -19,7 +20,7 @@ const LIMITS = {
   AUTH_RATE_LIMIT_WINDOW_SECONDS: '60',
   AUTH_RATE_LIMIT_BLOCK_SECONDS: '120',
 };
-const ctx = useTestApp([IngestApiModule, BrainApiModule], { env: LIMITS });
+const ctx = useTestApp([IngestApiModule, BrainApiModule], { env: LIMITS, redisProxy: true });
 
 const randomKey = () => `mx_${randomBytes(32).toString('base64url')}`;
 
@@ -122,6 +123,20 @@ describe('failed authentication', () => {
     expect(Number(limited.retryAfter)).toBeGreaterThan(0);
     // Visiting without credentials (a browser's first request) is not a guess.
     expect((await call(ctx.server.url, '203.0.113.31', undefined, '/admin/queues')).status).toBe(401);
+  });
+
+  it('keeps counting in the process while Redis is away', async () => {
+    ctx.redisProxy.cut();
+    try {
+      const from = '203.0.113.50';
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await call(ctx.server.url, from, bearer(randomKey()))).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    } finally {
+      ctx.redisProxy.restore();
+      // Counting goes back to Redis once the connection is up again.
+      await waitFor(async () => (await fetch(`${ctx.server.url}/health/ready`)).ok);
+    }
   });
 
   it('asks the database about an unknown key once, then remembers it is unknown', async () => {

@@ -56,14 +56,17 @@ const SAMPLE = MIN_RUN / 2;
 
 /**
  * A run of MIN_RUN token characters with a capital or digit in it. Only every SAMPLE-th
- * character is looked at first: a run that long always holds two samples SAMPLE apart, and
- * in prose two such samples are rarely one word.
+ * character is looked at first: a run that long always holds two samples SAMPLE apart, and in
+ * prose the characters between two samples are rarely all one word, which a few steps back
+ * from the later sample show.
  */
 function hasTokenRun(text: string): boolean {
   const n = text.length;
   for (let p = SAMPLE; p < n; p += SAMPLE) {
-    if (!(CLASSES[text.charCodeAt(p)]! & TOKEN) || !(CLASSES[text.charCodeAt(p - SAMPLE)]! & TOKEN)) continue;
+    if (!(CLASSES[text.charCodeAt(p)]! & TOKEN)) continue;
     let start = p;
+    while (start > p - SAMPLE && CLASSES[text.charCodeAt(start - 1)]! & TOKEN) start--;
+    if (start > p - SAMPLE) continue;
     let end = p + 1;
     while (start > 0 && CLASSES[text.charCodeAt(start - 1)]! & TOKEN) start--;
     while (end < n && CLASSES[text.charCodeAt(end)]! & TOKEN) end++;
