@@ -1,4 +1,4 @@
-import { addCounts, type Redacted, type RedactionCounts } from './finding';
+import { NOTHING, addCounts, type Redacted, type RedactionCounts } from './finding';
 import type { Redactor } from './redactor';
 
 /** What a client sends as a batch (ingest's body, the hook's spool entry): the parts that are text. */
@@ -13,9 +13,13 @@ interface EventBatchLike {
  * place that says what of an event is redacted, for ingest and for the hook's spool alike.
  */
 export async function redactEventBatch<B extends EventBatchLike>(redactor: Redactor, batch: B): Promise<Redacted<B>> {
+  const branchMayChange = batch.branch !== undefined && redactor.mayChange(batch.branch);
+  const first = batch.events.findIndex((e) => redactor.mayChange(e.content) || redactor.mayChange(e.metadata));
+  // The usual batch: nothing to look at, nothing copied.
+  if (first < 0 && !branchMayChange) return { value: batch, counts: NOTHING };
   const counts: RedactionCounts = {};
-  const events: Array<B['events'][number]> = [];
-  for (const event of batch.events) {
+  const events: Array<B['events'][number]> = batch.events.slice(0, Math.max(0, first));
+  for (const event of first < 0 ? [] : batch.events.slice(first)) {
     if (!redactor.mayChange(event.content) && !redactor.mayChange(event.metadata)) {
       events.push(event);
       continue;
@@ -32,7 +36,7 @@ export async function redactEventBatch<B extends EventBatchLike>(redactor: Redac
     events.push(same ? event : { ...event, content: content.value, ...(metadata ? { metadata } : {}) });
   }
   let branch = batch.branch;
-  if (branch !== undefined && redactor.mayChange(branch)) {
+  if (branch !== undefined && branchMayChange) {
     const redacted = await redactor.text(branch);
     addCounts(counts, redacted.counts);
     branch = redacted.value;

@@ -9,6 +9,9 @@ export interface Finding {
 /** How many findings of each kind a redaction replaced. */
 export type RedactionCounts = Record<string, number>;
 
+/** No replacement: shared, never written to. */
+export const NOTHING: RedactionCounts = Object.freeze({}) as RedactionCounts;
+
 export function addCounts(into: RedactionCounts, from: RedactionCounts): RedactionCounts {
   for (const [kind, n] of Object.entries(from)) into[kind] = (into[kind] ?? 0) + n;
   return into;

@@ -1,4 +1,4 @@
-import { addCounts, type Finding, type Redacted, type RedactionCounts } from './finding';
+import { NOTHING, addCounts, type Finding, type Redacted, type RedactionCounts } from './finding';
 import { applyFindings, placeholder } from './placeholder';
 import { GATE, secretGates } from './prefilter';
 import { assignments, fieldSecretKind } from './rules/assignments';
@@ -20,8 +20,6 @@ const TOKEN_RULES = Object.entries(SECRETLINT_TRIGGERS).filter(([name]) => !SECR
 const URL_RULES = Object.entries(SECRETLINT_TRIGGERS).filter(([name]) => SECRETLINT_URL_RULES.has(name));
 /** Any of the token rules' triggers, in one scan: most texts with a long run hold no known prefix. */
 const ANY_TOKEN_RULE = new RegExp(TOKEN_RULES.map(([, trigger]) => `(?:${trigger.source})`).join('|'));
-
-const NOTHING: RedactionCounts = Object.freeze({}) as RedactionCounts;
 
 function extraRule({ name, pattern }: ExtraPattern): TextRule {
   return {
@@ -137,7 +135,8 @@ export class Redactor {
     if (Array.isArray(value)) return value.some((item) => this.mayChange(item, key));
     const prototype = Object.getPrototypeOf(value) as unknown;
     if (prototype !== Object.prototype && prototype !== null) return false;
-    for (const [k, v] of Object.entries(value)) if (this.gates(k) !== 0 || this.mayChange(v, k)) return true;
+    const record = value as Record<string, unknown>;
+    for (const k of Object.keys(record)) if (this.gates(k) !== 0 || this.mayChange(record[k], k)) return true;
     return false;
   }
 
