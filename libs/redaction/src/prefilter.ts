@@ -80,8 +80,10 @@ function hasTokenRun(text: string): boolean {
 }
 
 /** A `:` or `=` after a name that could name a secret, each separator found by native search. */
+const SEPARATORS = [':', '='];
+
 function hasSecretName(text: string): boolean {
-  for (const separator of [':', '=']) {
+  for (const separator of SEPARATORS) {
     for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + 1)) {
       if (namesSecretBefore(text, at)) return true;
     }
