@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RawEventInput } from '@memex/domain';
@@ -54,6 +55,27 @@ async function redactAll(redactor: Redactor, events: RawEventInput[]): Promise<R
   return counts;
 }
 
+/**
+ * What a hook process pays, which starts afresh each time: loading the library, then
+ * redacting the fixture transcript the hook benchmark uses (240 lines), the first time.
+ */
+function coldStart(): { loadMs: number; firstMs: number } {
+  const script = `
+    const started = performance.now();
+    const { Redactor, redactEventBatch } = require(${JSON.stringify(join(ROOT, 'dist', 'libs', 'redaction', 'src'))});
+    const loaded = performance.now();
+    const { transcriptToEvents } = require(${JSON.stringify(join(ROOT, 'dist', 'libs', 'transcript', 'src'))});
+    const fixture = require('node:fs').readFileSync(${JSON.stringify(join(ROOT, 'test', 'fixtures', 'claude-code', 'session-discount-fix.jsonl'))}, 'utf8');
+    const events = transcriptToEvents(fixture.repeat(10));
+    const before = performance.now();
+    redactEventBatch(new Redactor(), { events }).then(() =>
+      process.stdout.write(JSON.stringify({ loadMs: loaded - started, firstMs: performance.now() - before })));`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as {
+    loadMs: number;
+    firstMs: number;
+  };
+}
+
 async function main(): Promise<void> {
   const redactor = new Redactor();
   await redactor.warm();
@@ -78,6 +100,12 @@ async function main(): Promise<void> {
     );
     console.log(`    redacted: ${found.length ? found.join(', ') : 'nothing'}`);
   }
+  const runs = Array.from({ length: 5 }, coldStart);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[2]!;
+  console.log(
+    `  a fresh process (a hook), median of 5: loading the library ${fmt(median(runs.map((r) => r.loadMs)), 1)} ms, ` +
+      `then redacting a 240-line transcript the first time ${fmt(median(runs.map((r) => r.firstMs)), 1)} ms`,
+  );
 }
 
 void main();

@@ -16,6 +16,12 @@ describe('secretGates', () => {
     ).toBe(0);
   });
 
+  it('opens no gate for the ids sessions are full of', () => {
+    expect(secretGates('{"toolUseId":"toolu_01A2b3C4d5E6f7G8h9J0k1L2","id":"msg_01XyZ9aBcDeFgHiJkLmNoPq"}')).toBe(0);
+    expect(secretGates('session 6f1c2e3a-9b8d-4c7e-a1f2-3b4c5d6e7f80 started')).toBe(0);
+    expect(secretGates('toolu_01A2b3C4d5E6f7G8h9J0k1L2x9Z8y7W6v5U4t3S2r1Q0p9O8n7M6')).toBe(GATE.token);
+  });
+
   it.each([
     ['a long run with a capital or digit', `token ${'aB3'.repeat(6)}`, GATE.token],
     ['a secret name before a separator', 'DB_PASSWORD = x', GATE.context],
@@ -44,6 +50,9 @@ describe('secretGates', () => {
       ' ',
       '\n',
       'export ',
+      'toolu_01A2b3C4d5E6f7G8h9J0k1L2',
+      'msg_01XyZ9aBcDeFgHiJkLmNoPq',
+      '6f1c2e3a-9b8d-4c7e-a1f2-3b4c5d6e7f80',
     ];
     const fragment = fc
       .tuple(fc.constantFrom(...pieces), fc.nat(), fc.nat())

@@ -55,6 +55,23 @@ function namesSecretBefore(text: string, at: number): boolean {
 const SAMPLE = MIN_RUN / 2;
 
 /**
+ * Ids no rule takes for a secret, which Claude Code sessions are full of: UUIDs, and the
+ * model's tool-use, message and request ids (`toolu_01…`, `msg_01…`, `req_01…`). Every tool
+ * event carries one; left in, they would send nearly every event past the first look.
+ */
+const KNOWN_ID =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?:srvtoolu|toolu|msg|req)_[A-Za-z0-9]{8,40})$/i;
+
+function isKnownId(text: string, start: number, end: number): boolean {
+  return end - start <= 50 && KNOWN_ID.test(text.slice(start, end));
+}
+
+/** One of those ids, whole. */
+export function isKnownIdText(text: string): boolean {
+  return isKnownId(text, 0, text.length);
+}
+
+/**
  * A run of MIN_RUN token characters with a capital or digit in it. Only every SAMPLE-th
  * character is looked at first: a run that long always holds two samples SAMPLE apart, and in
  * prose the characters between two samples are rarely all one word, which a few steps back
@@ -70,7 +87,7 @@ function hasTokenRun(text: string): boolean {
     let end = p + 1;
     while (start > 0 && CLASSES[text.charCodeAt(start - 1)]! & TOKEN) start--;
     while (end < n && CLASSES[text.charCodeAt(end)]! & TOKEN) end++;
-    if (end - start >= MIN_RUN) {
+    if (end - start >= MIN_RUN && !isKnownId(text, start, end)) {
       for (let i = start; i < end; i++) if (CLASSES[text.charCodeAt(i)]! & STRONG) return true;
     }
     // The next sample past this run.

@@ -1,5 +1,5 @@
 import type { Finding } from '../finding';
-import { GATE } from '../prefilter';
+import { GATE, isKnownIdText } from '../prefilter';
 import { findAll, type TextRule } from './rule';
 import { isInertValue, looksRandom } from './values';
 
@@ -107,7 +107,8 @@ export const authorizationHeaders: TextRule = {
       findings.push({ start, end: start + credential.length, kind });
     }
     for (const f of findAll(text, BEARER, 'bearer-token', 1)) {
-      if (looksRandom(text.slice(f.start, f.end))) findings.push(f);
+      const credential = text.slice(f.start, f.end);
+      if (looksRandom(credential) && !isKnownIdText(credential)) findings.push(f);
     }
     for (const f of findAll(text, BASIC, 'basic-auth', 1)) {
       if (isBasicCredential(text.slice(f.start, f.end))) findings.push(f);
