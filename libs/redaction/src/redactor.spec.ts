@@ -121,6 +121,13 @@ describe('rules', () => {
     }
   });
 
+  it('names an OpenAI project key ending in - or _ as the preset would one ending in a letter', async () => {
+    for (const last of ['-', '_', 'x']) {
+      const key = `sk-proj-${randomOf('abcdefghijklmnopqrstuvwxyz0123456789', 74)}T3BlbkFJ${randomOf('abcdef0123456789', 73)}${last}`;
+      expect(await redact(`OPENAI_API_KEY=${key}`)).toBe('OPENAI_API_KEY=[REDACTED:openai-key]');
+    }
+  });
+
   it('recovers the tail of an AWS secret key the preset reports short', async () => {
     const secret = randomOf('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 40);
     expect(await redact(`AWS_SECRET_ACCESS_KEY=${secret}`)).toBe('AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-key]');

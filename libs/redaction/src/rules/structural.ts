@@ -73,7 +73,8 @@ export const urlCredentials: TextRule = {
 const AUTHORIZATION =
   /\b(?:proxy-)?authorization(["']?[ \t]*[:=][ \t]*["'`]?)(?:(bearer|basic|token|digest|bot|apikey|key)[ \t]+)?([A-Za-z0-9._~+/=:@%-]+)/gi;
 const BEARER = /\bBearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g;
-const BASIC = /\bBasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g;
+/** Bare credentials, without a header naming them: long enough to be one (16), as the first look requires. */
+const BASIC = /\bBasic[ \t]+([A-Za-z0-9+/]{16,}={0,2})(?![A-Za-z0-9+/=])/g;
 
 const SCHEME_KINDS: Record<string, string> = { bearer: 'bearer-token', basic: 'basic-auth' };
 
@@ -111,7 +112,8 @@ export const authorizationHeaders: TextRule = {
       if (looksRandom(credential) && !isKnownIdText(credential)) findings.push(f);
     }
     for (const f of findAll(text, BASIC, 'basic-auth', 1)) {
-      if (isBasicCredential(text.slice(f.start, f.end))) findings.push(f);
+      const credential = text.slice(f.start, f.end);
+      if (/[A-Z0-9]/.test(credential) && isBasicCredential(credential)) findings.push(f);
     }
     return findings;
   },

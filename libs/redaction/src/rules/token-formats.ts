@@ -23,6 +23,8 @@ const FORMATS: ReadonlyArray<{ kind: string; pattern: RegExp; group?: number; ra
   { kind: 'twilio-key', pattern: /\bSK[0-9a-f]{32}\b/g },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
   { kind: 'memex-api-key', pattern: /\bmx_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
+  // The preset's OpenAI pattern ends at a word boundary, which a key ending in '-' or '_' lacks.
+  { kind: 'openai-key', pattern: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}/g },
   { kind: 'anthropic-key', pattern: /\bsk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{80,}/g },
   // OpenAI-style keys the preset's exact shapes miss (older and newer layouts, compatible APIs).
   { kind: 'api-key', pattern: /\bsk-(?:[a-z]+-)?[A-Za-z0-9_-]{32,}/g, random: true },

@@ -3,8 +3,9 @@ import { shannonEntropy } from '../entropy';
 /**
  * Not a secret whatever names it: empty, a reference to one kept elsewhere (`$VAR`,
  * `${VAR}`, `process.env.X`, `config.db.password`, a template), a placeholder of the kind
- * documentation uses (`<token>`, `***`, `your-key`, `sk-ant-...`, `changeme`), a flag, a
- * small number, or what was redacted already.
+ * documentation uses (`<token>`, `***`, `xxxx`, `your-key`, a value cut with `...`, `changeme`),
+ * a flag, a small number, or what was redacted already. Placeholders are recognised whole (or
+ * by `...`, which no key holds): a real password may well contain `xxx` or `example`.
  */
 export function isInertValue(value: string): boolean {
   return (
@@ -13,9 +14,12 @@ export function isInertValue(value: string): boolean {
     /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value) ||
     /\$\{|\{\{|%\(|process\.env|os\.environ|getenv/i.test(value) ||
     /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.*)?$/.test(value) ||
-    /^<[^<>]*>$/.test(value) ||
-    /\.\.\.|…|x{3,}|X{3,}|\*{3,}|example|placeholder|dummy|changeme|^(?:your|my)[-_]/i.test(value) ||
-    /^(?:\*+|null|none|nil|undefined|true|false|yes|no|on|off|redacted|secret|password)$/i.test(value) ||
+    /^(?:<[^<>]*>|x+|\*+)$/i.test(value) ||
+    /\.\.\.|…/.test(value) ||
+    /^(?:your|my)[-_]/i.test(value) ||
+    /^(?:changeme|example|placeholder|dummy|null|none|nil|undefined|true|false|yes|no|on|off|redacted|secret|password)$/i.test(
+      value,
+    ) ||
     /^\d{1,7}$/.test(value)
   );
 }
