@@ -185,7 +185,13 @@ describe('secrets sent through every way in', () => {
     for (const sample of corpus.slice(0, 12)) {
       const remembered = await mcp.callTool({
         name: 'memex_remember',
-        arguments: { type: 'Decision', title: `Remember the ${sample.format}`, facts: sample.text },
+        arguments: {
+          type: 'Decision',
+          title: `Remember the ${sample.format}`,
+          facts: sample.text,
+          // The assistant quotes the prompt, secret and all: it is looked for as it was stored.
+          quotes: [`We decided to keep the ${sample.format} here:\n${sample.text}`.slice(0, 2000)],
+        },
       });
       expect((remembered as CallToolResult).isError).toBeFalsy();
       served.push(textOf(remembered));
