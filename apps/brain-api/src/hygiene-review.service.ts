@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import {
   HygieneReviewRepository,
   HygieneRunRepository,
@@ -27,8 +25,7 @@ import {
   type MergeSide,
   type QualityProblem,
 } from '@memex/hygiene';
-import { QUEUES, operatorPassJob } from '@memex/queue';
-import type { Principal } from '@memex/server';
+import { JobQueue, type Principal } from '@memex/server';
 import { RevisionCache } from './revision-cache';
 import type { Selectable } from 'kysely';
 
@@ -127,7 +124,7 @@ export class HygieneReviewService {
     private readonly runs: HygieneRunRepository,
     private readonly review: HygieneReviewRepository,
     private readonly projects: ProjectRepository,
-    @InjectQueue(QUEUES.hygiene) private readonly queue: Queue,
+    private readonly jobs: JobQueue,
     private readonly revisions: RevisionCache,
   ) {}
 
@@ -157,9 +154,8 @@ export class HygieneReviewService {
       trigger: 'operator',
       requestedBy: actorOf(caller),
     });
-    const job = operatorPassJob({ id: run.id, projectId, mode: body.mode });
     try {
-      await this.queue.add(job.name, job.data, job.opts);
+      await this.jobs.enqueue('hygienePass', { projectId, mode: body.mode, trigger: 'operator', runId: run.id });
     } catch (error) {
       await this.runs.markFailed(run.id, 'the queue was unreachable; nothing ran');
       throw new DomainError('QUEUE_UNAVAILABLE', 'the job queue is unreachable; try again shortly', {

@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { HygieneRunRepository, ProjectRepository } from '@memex/db';
-import { JOBS, QUEUES, operatorPassJob, type JobPayload } from '@memex/queue';
-import { CONFIG, type JobHandler } from '@memex/server';
+import type { JobPayload } from '@memex/queue';
+import { CONFIG, JobQueue, type JobHandler } from '@memex/server';
 
 const PAGE = 500;
 /** Scheduled runs that did nothing are kept this long. */
@@ -23,25 +21,22 @@ export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
   constructor(
     private readonly projects: ProjectRepository,
     private readonly runs: HygieneRunRepository,
-    @InjectQueue(QUEUES.hygiene) private readonly queue: Queue,
+    private readonly jobs: JobQueue,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async handle(
     _payload: JobPayload<'hygieneSweep'>,
   ): Promise<{ projects: number; prunedRuns: number; requeuedRuns: number }> {
-    const { name, options, schema } = JOBS.hygienePass;
     let after: string | null = null;
     let total = 0;
     for (;;) {
       const ids = await this.projects.pageIds(after, PAGE);
       if (ids.length === 0) break;
-      await this.queue.addBulk(
-        ids.map((projectId) => ({
-          name,
-          data: schema.parse({ projectId, mode: this.config.HYGIENE_SCHEDULED_MODE, trigger: 'schedule' }),
-          opts: { ...options, deduplication: { id: `hygiene-scheduled:${projectId}` } },
-        })),
+      await this.jobs.enqueueMany(
+        'hygienePass',
+        ids.map((projectId) => ({ projectId, mode: this.config.HYGIENE_SCHEDULED_MODE, trigger: 'schedule' as const })),
+        { dedupe: {} },
       );
       total += ids.length;
       after = ids[ids.length - 1]!;
@@ -50,8 +45,9 @@ export class HygieneSweepHandler implements JobHandler<'hygieneSweep'> {
     for (let last: string | null = null; ;) {
       const lost = await this.runs.queuedSince(LOST_RUN_MINUTES, last, PAGE);
       if (lost.length === 0) break;
-      await this.queue.addBulk(
-        lost.map((run) => operatorPassJob({ id: run.id, projectId: run.project_id, mode: run.mode })),
+      await this.jobs.enqueueMany(
+        'hygienePass',
+        lost.map((run) => ({ projectId: run.project_id, mode: run.mode, trigger: 'operator' as const, runId: run.id })),
       );
       requeued += lost.length;
       last = lost[lost.length - 1]!.id;

@@ -1,10 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
-import { JOBS, QUEUES } from '@memex/queue';
-import { CONFIG, IntervalTask, PRODUCER_REDIS } from '@memex/server';
+import { CONFIG, IntervalTask, JobQueue, PRODUCER_REDIS } from '@memex/server';
 
 export const HYGIENE_SCHEDULER_ID = 'hygiene-sweep';
 
@@ -34,7 +31,7 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
   };
 
   constructor(
-    @InjectQueue(QUEUES.hygiene) private readonly queue: Queue,
+    private readonly jobs: JobQueue,
     @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
@@ -42,7 +39,7 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     const every = this.config.HYGIENE_INTERVAL_MS;
     if (every === 0) {
-      await this.queue.removeJobScheduler(HYGIENE_SCHEDULER_ID);
+      await this.jobs.unschedule('hygieneSweep', HYGIENE_SCHEDULER_ID);
       this.logger.log('scheduled hygiene passes are off (HYGIENE_INTERVAL_MS=0)');
       return;
     }
@@ -59,7 +56,7 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   /** Makes the schedule again if Redis lost it; true when it had to. */
   private async restoreIfMissing(): Promise<boolean> {
-    if (await this.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)) return false;
+    if (await this.jobs.isScheduled('hygieneSweep', HYGIENE_SCHEDULER_ID)) return false;
     await this.upsert();
     this.logger.warn(
       { everyMs: this.config.HYGIENE_INTERVAL_MS },
@@ -68,12 +65,7 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
     return true;
   }
 
-  private upsert(): Promise<unknown> {
-    const { name, options } = JOBS.hygieneSweep;
-    return this.queue.upsertJobScheduler(
-      HYGIENE_SCHEDULER_ID,
-      { every: this.config.HYGIENE_INTERVAL_MS },
-      { name, data: {}, opts: options },
-    );
+  private upsert(): Promise<void> {
+    return this.jobs.schedule('hygieneSweep', HYGIENE_SCHEDULER_ID, this.config.HYGIENE_INTERVAL_MS, {});
   }
 }

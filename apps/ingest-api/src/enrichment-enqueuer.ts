@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { JobsOptions, Queue } from 'bullmq';
 import type { Config } from '@memex/config';
-import { JOBS, QUEUES } from '@memex/queue';
-import { CONFIG, TtlCache } from '@memex/server';
+import { catchUpJobId, type EnqueueOptions } from '@memex/queue';
+import { CONFIG, JobQueue, TtlCache } from '@memex/server';
 import { IngestMetrics } from './ingest.metrics';
 
 /** added: a new job; pending: one is already waiting; failed: one failed for good (operators retry it); error: Redis said no. */
@@ -25,7 +23,7 @@ export class EnrichmentEnqueuer {
   private readonly recent: TtlCache<true>;
 
   constructor(
-    @InjectQueue(QUEUES.enrichment) private readonly queue: Queue,
+    private readonly jobs: JobQueue,
     @Inject(CONFIG) private readonly config: Config,
     private readonly metrics: IngestMetrics,
   ) {
@@ -44,10 +42,7 @@ export class EnrichmentEnqueuer {
     if (window === 0) return this.add(ref, {});
     if (this.recent.get(ref.sessionId)) return 'pending';
     this.recent.set(ref.sessionId, true);
-    const outcome = await this.add(ref, {
-      delay: window,
-      deduplication: { id: `enrich-${ref.sessionId}`, ttl: window },
-    });
+    const outcome = await this.add(ref, { delayMs: window, dedupe: { ttlMs: window } });
     if (outcome === 'error') this.recent.delete(ref.sessionId);
     return outcome;
   }
@@ -59,9 +54,9 @@ export class EnrichmentEnqueuer {
    * retry, not retried here in a loop.
    */
   async now(ref: SessionRef, lastEventSeq: number, reason: 'complete' | 'reconcile'): Promise<EnqueueOutcome> {
-    const jobId = `${reason}-${ref.sessionId}-${lastEventSeq}`;
+    const jobId = catchUpJobId(reason, ref.sessionId, lastEventSeq);
     try {
-      const existing = await this.queue.getJob(jobId);
+      const existing = await this.jobs.find('enrichSession', jobId);
       if (existing) {
         const state = await existing.getState();
         if (state === 'failed') return 'failed';
@@ -74,11 +69,9 @@ export class EnrichmentEnqueuer {
     return this.add(ref, { jobId });
   }
 
-  private async add(ref: SessionRef, options: JobsOptions): Promise<EnqueueOutcome> {
-    const job = JOBS.enrichSession;
-    const payload = job.schema.parse({ projectId: ref.projectId, sessionId: ref.sessionId });
+  private async add(ref: SessionRef, options: EnqueueOptions): Promise<EnqueueOutcome> {
     try {
-      await this.queue.add(job.name, payload, { ...job.options, ...options });
+      await this.jobs.enqueue('enrichSession', { projectId: ref.projectId, sessionId: ref.sessionId }, options);
       return 'added';
     } catch (error) {
       return this.failed(ref, error);

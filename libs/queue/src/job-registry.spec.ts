@@ -1,4 +1,4 @@
-import { JOBS, QUEUES, assertHandlers } from './job-registry';
+import { JOBS, QUEUES, assertHandlers, catchUpJobId, jobRequest } from './job-registry';
 
 const enrich = { queue: QUEUES.enrichment, name: JOBS.enrichSession.name };
 
@@ -55,5 +55,53 @@ describe('hygiene payloads', () => {
   it('a sweep carries nothing', () => {
     expect(JOBS.hygieneSweep.schema.safeParse({}).success).toBe(true);
     expect(JOBS.hygieneSweep.schema.safeParse({ projectId }).success).toBe(false);
+  });
+});
+
+describe('jobRequest: one place a job is built', () => {
+  const projectId = '01JD0000000000000000000000';
+  const sessionId = '01JD0000000000000000000001';
+
+  it('checks the payload and takes the queue, name and options from the registry', () => {
+    const job = jobRequest('enrichSession', { projectId, sessionId });
+    expect(job).toEqual({
+      queue: 'enrichment',
+      name: 'enrich-session',
+      data: { projectId, sessionId },
+      opts: JOBS.enrichSession.options,
+    });
+    expect(() => jobRequest('enrichSession', { projectId, sessionId: 'nope' })).toThrow();
+  });
+
+  it('deduplicates by the id the registry defines, only when asked, for the time given', () => {
+    expect(
+      jobRequest('enrichSession', { projectId, sessionId }, { dedupe: { ttlMs: 2000 }, delayMs: 2000 }).opts,
+    ).toMatchObject({
+      delay: 2000,
+      deduplication: { id: `enrich-${sessionId}`, ttl: 2000 },
+    });
+    expect(jobRequest('syncEmbeddings', { projectId }, { dedupe: {} }).opts.deduplication).toEqual({
+      id: `embed:${projectId}`,
+    });
+    expect(jobRequest('syncEmbeddings', { projectId }).opts.deduplication).toBeUndefined();
+  });
+
+  it('gives an operator’s hygiene run its own job id, and a scheduled pass a per-project dedup id', () => {
+    const runId = '01JD0000000000000000000002';
+    const operator = jobRequest(
+      'hygienePass',
+      { projectId, mode: 'apply', trigger: 'operator', runId },
+      { dedupe: {} },
+    );
+    expect(operator.opts).toMatchObject({ jobId: `run-${runId}` });
+    expect(operator.opts.deduplication).toBeUndefined();
+    const scheduled = jobRequest('hygienePass', { projectId, mode: 'dry-run', trigger: 'schedule' }, { dedupe: {} });
+    expect(scheduled.opts).toMatchObject({ deduplication: { id: `hygiene-scheduled:${projectId}` } });
+  });
+
+  it('lets the caller name the work instead', () => {
+    const jobId = catchUpJobId('complete', sessionId, 42);
+    expect(jobId).toBe(`complete-${sessionId}-42`);
+    expect(jobRequest('enrichSession', { projectId, sessionId }, { jobId, dedupe: {} }).opts).toMatchObject({ jobId });
   });
 });

@@ -21,6 +21,13 @@ export interface JobDefinition<S extends z.ZodType> {
   /** Validated when enqueued and again by the worker before it runs. */
   schema: S;
   options: JobsOptions;
+  /**
+   * The one piece of work a payload names: while a job with this id waits (or, with a time to
+   * live, for that long), adding another is a no-op. Used when the enqueuer asks to deduplicate.
+   */
+  dedupId?: (payload: z.infer<S>) => string;
+  /** A job id of its own, so adding the same work again is a no-op while BullMQ still holds it. */
+  jobId?: (payload: z.infer<S>) => string | undefined;
 }
 
 function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
@@ -34,6 +41,7 @@ export const JOBS = {
     name: 'enrich-session',
     schema: z.strictObject({ projectId: ulidSchema, sessionId: ulidSchema }),
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, ...RETENTION },
+    dedupId: (p) => `enrich-${p.sessionId}`,
   }),
   /**
    * Fired by the job scheduler on the hygiene cadence: enqueues one `hygienePass` per project.
@@ -59,6 +67,10 @@ export const JOBS = {
       runId: ulidSchema.optional(),
     }),
     options: { attempts: 3, backoff: { type: 'exponential', delay: 5000 }, ...RETENTION },
+    // A scheduled pass of a project waits once; an operator's run is its own job (the sweep
+    // bringing back a lost run adds nothing while BullMQ still holds it).
+    dedupId: (p) => `hygiene-scheduled:${p.projectId}`,
+    jobId: (p) => (p.runId ? `run-${p.runId}` : undefined),
   }),
   /**
    * Brings a project's embeddings up to its items: embeds new and changed text, passes status
@@ -69,23 +81,53 @@ export const JOBS = {
     name: 'sync-embeddings',
     schema: z.strictObject({ projectId: ulidSchema }),
     options: { attempts: 5, backoff: { type: 'exponential', delay: 2000 }, ...RETENTION },
+    dedupId: (p) => `embed:${p.projectId}`,
   }),
 } as const;
 
 export type JobKey = keyof typeof JOBS;
 export type JobPayload<K extends JobKey> = z.infer<(typeof JOBS)[K]['schema']>;
 
+/** How a caller wants a job added, beyond what the registry says of it. */
+export interface EnqueueOptions {
+  delayMs?: number;
+  /** Deduplicate by the job's `dedupId`: while one waits, or for `ttlMs` when given. */
+  dedupe?: { ttlMs?: number };
+  /** An id the caller names the work by (overrides the job's own `jobId`). */
+  jobId?: string;
+}
+
+export interface JobRequest {
+  queue: QueueName;
+  name: string;
+  data: unknown;
+  opts: JobsOptions;
+}
+
 /**
- * The job of an operator's hygiene run, under an id of its own: adding it again (the sweep
- * bringing back a lost run) is a no-op while BullMQ still holds it.
+ * A job as BullMQ takes it: the payload checked against its schema, the registry's options,
+ * and its ids as the registry defines them. The one place a job is built.
  */
-export function operatorPassJob(run: { id: string; projectId: string; mode: JobPayload<'hygienePass'>['mode'] }) {
-  const { name, options, schema } = JOBS.hygienePass;
-  return {
-    name,
-    data: schema.parse({ projectId: run.projectId, mode: run.mode, trigger: 'operator', runId: run.id }),
-    opts: { ...options, jobId: `run-${run.id}` },
-  };
+export function jobRequest<K extends JobKey>(key: K, payload: JobPayload<K>, options: EnqueueOptions = {}): JobRequest {
+  // Each entry's functions take its own payload; K ties the payload to the entry.
+  const job = JOBS[key] as unknown as JobDefinition<z.ZodType<JobPayload<K>>>;
+  const data = job.schema.parse(payload);
+  const jobId = options.jobId ?? job.jobId?.(data);
+  const opts: JobsOptions = { ...job.options };
+  if (options.delayMs) opts.delay = options.delayMs;
+  if (jobId) opts.jobId = jobId;
+  else if (options.dedupe && job.dedupId) {
+    opts.deduplication = { id: job.dedupId(data), ...(options.dedupe.ttlMs ? { ttl: options.dedupe.ttlMs } : {}) };
+  }
+  return { queue: job.queue, name: job.name, data, opts };
+}
+
+/**
+ * The id of an enrichment job asked for at once (a session completed, or found lagging by
+ * the reconciler), by the session's newest event: asking twice for one state makes one job.
+ */
+export function catchUpJobId(reason: 'complete' | 'reconcile', sessionId: string, lastEventSeq: number): string {
+  return `${reason}-${sessionId}-${lastEventSeq}`;
 }
 
 /**

@@ -11,6 +11,7 @@ export * from './interval-task';
 export * from './metrics';
 export * from './platform.module';
 export * from './preflight';
+export * from './job-queue';
 export * from './queue.module';
 export * from './zod.pipe';
 export * from './boot';

@@ -3,14 +3,15 @@ import type { Queue } from 'bullmq';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
-import { QUEUES, createRedisConnection, type QueueName } from '@memex/queue';
+import { QUEUES, createRedisConnection } from '@memex/queue';
 import { CONFIG } from './config.module';
 import { logConnectionErrors } from './connection-errors';
+import { JobQueue } from './job-queue';
+import { ALL_QUEUES, type AllQueues } from './queue-tokens';
+
+export { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
 export const PRODUCER_REDIS = Symbol('PRODUCER_REDIS');
-/** Every queue of the registry by name (`Record<QueueName, Queue>`), for views of them all. */
-export const ALL_QUEUES = Symbol('ALL_QUEUES');
-export type AllQueues = Record<QueueName, Queue>;
 const QUEUE_NAMES = Object.values(QUEUES);
 /** The @nestjs/bullmq configuration key of queues that enqueue from request paths. */
 export const PRODUCER_CONFIG_KEY = 'producer';
@@ -68,7 +69,8 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
       useFactory: (...queues: Queue[]): AllQueues =>
         Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, queues[i]!])) as AllQueues,
     },
+    JobQueue,
   ],
-  exports: [BullModule, RedisModule, ALL_QUEUES],
+  exports: [BullModule, RedisModule, ALL_QUEUES, JobQueue],
 })
 export class QueueModule {}

@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import type { Config } from '@memex/config';
 import { EmbeddingRepository } from '@memex/db';
-import { JOBS, QUEUES } from '@memex/queue';
 import { EMBEDDER, VECTOR_STORE, embeddingSpace, type Embedder, type VectorStore } from '@memex/retrieval';
-import { CONFIG, IntervalTask } from '@memex/server';
+import { CONFIG, IntervalTask, JobQueue } from '@memex/server';
 
 const PAGE = 500;
 
@@ -28,7 +25,7 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
     private readonly embeddings: EmbeddingRepository,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
-    @InjectQueue(QUEUES.embedding) private readonly queue: Queue,
+    private readonly jobs: JobQueue,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -58,13 +55,10 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
   private async poll(): Promise<number> {
     const lagging = await this.embeddings.laggingProjects(PAGE);
     if (lagging.length === 0) return 0;
-    const { name, options, schema } = JOBS.syncEmbeddings;
-    await this.queue.addBulk(
-      lagging.map((projectId) => ({
-        name,
-        data: schema.parse({ projectId }),
-        opts: { ...options, deduplication: { id: `embed:${projectId}` } },
-      })),
+    await this.jobs.enqueueMany(
+      'syncEmbeddings',
+      lagging.map((projectId) => ({ projectId })),
+      { dedupe: {} },
     );
     return lagging.length;
   }
