@@ -184,8 +184,15 @@ describe('hygiene passes', () => {
       .where('actor_type', '=', 'rule')
       .executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ actor: 'stale-by-age', run_id: applied.runId, change: 'status' });
-    expect(entry.before).toEqual({ status: 'active' });
-    expect(entry.after).toEqual({ status: 'stale' });
+    // The whole item before and after, as every writer records it.
+    expect(entry.before).toMatchObject({ id: ids.oldFact, status: 'active' });
+    expect(entry.after).toMatchObject({
+      id: ids.oldFact,
+      status: 'stale',
+      title: (entry.before as { title: string }).title,
+    });
+    expect(Object.keys(entry.after as object).sort()).toEqual(Object.keys(entry.before as object).sort());
+    expect(entry.after).not.toHaveProperty('project_id');
     // Status moves are not edits: the item's last update stays what it was.
     const row = await db()
       .selectFrom('memory_items')

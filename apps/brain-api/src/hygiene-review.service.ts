@@ -26,7 +26,6 @@ import {
   type QualityProblem,
 } from '@memex/hygiene';
 import { JobQueue, type Principal } from '@memex/server';
-import { RevisionCache } from './revision-cache';
 import type { Selectable } from 'kysely';
 
 type ItemRow = Selectable<MemoryItemsTable>;
@@ -125,7 +124,6 @@ export class HygieneReviewService {
     private readonly review: HygieneReviewRepository,
     private readonly projects: ProjectRepository,
     private readonly jobs: JobQueue,
-    private readonly revisions: RevisionCache,
   ) {}
 
   async start(caller: Principal, body: StartHygieneRunBody) {
@@ -294,7 +292,6 @@ export class HygieneReviewService {
       const fix = qualityPatch(item, problems);
       return [{ itemId: item.id, set: { ...fix, ...body.patch }, change: 'edited' as const }];
     });
-    this.revisions.forget(result.proposal.project_id);
     return { proposal: proposalView(result.proposal), changeIds: result.changeIds };
   }
 
@@ -307,11 +304,10 @@ export class HygieneReviewService {
   }
 
   async revert(caller: Principal, changeId: string, reason: string | undefined) {
-    const { projectId, ...reverted } = await this.review.revert(scope(caller), changeId, {
+    const { projectId: _projectId, ...reverted } = await this.review.revert(scope(caller), changeId, {
       actor: actorOf(caller),
       reason: reason ?? null,
     });
-    this.revisions.forget(projectId);
     return reverted;
   }
 }

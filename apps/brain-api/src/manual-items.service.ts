@@ -3,7 +3,6 @@ import { MemoryItemAdminRepository, QuoteRepository } from '@memex/db';
 import { DomainError, type CreateItemBody, type MemoryItem, type RememberBody } from '@memex/domain';
 import { dedupHintFor, normalizeWhitespace, schemaKeyFor } from '@memex/enrichment';
 import { RedactionService } from '@memex/server';
-import { RevisionCache } from './revision-cache';
 
 /** An assistant's own memories: confident (it stated them and the words check out), never displaced by extraction. */
 const REMEMBERED = { confidence: 0.9, salience: 1 } as const;
@@ -14,7 +13,6 @@ export class ManualItemService {
   constructor(
     private readonly items: MemoryItemAdminRepository,
     private readonly quotes: QuoteRepository,
-    private readonly revisions: RevisionCache,
     private readonly redaction: RedactionService,
   ) {}
 
@@ -34,7 +32,6 @@ export class ManualItemService {
       },
       who,
     );
-    this.revisions.forget(projectId);
     return item;
   }
 

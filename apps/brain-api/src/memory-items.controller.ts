@@ -16,7 +16,6 @@ import {
 } from '@memex/domain';
 import { ProjectId, ProjectScopeGuard, RedactionService, ZodPipe } from '@memex/server';
 import { ManualItemService } from './manual-items.service';
-import { RevisionCache } from './revision-cache';
 
 const ACTOR = 'api';
 
@@ -40,7 +39,6 @@ export class MemoryItemsController {
 
   constructor(
     private readonly items: MemoryItemAdminRepository,
-    private readonly revisions: RevisionCache,
     private readonly manual: ManualItemService,
     private readonly redaction: RedactionService,
   ) {}
@@ -78,7 +76,6 @@ export class MemoryItemsController {
       },
       { actor: ACTOR, kind: action ?? 'edited', reason: reason ?? null },
     );
-    this.revisions.forget(projectId);
     return item;
   }
 
@@ -86,7 +83,6 @@ export class MemoryItemsController {
   @Delete(':id')
   async remove(@ProjectId() projectId: string, @Param(new ZodPipe(itemParamsSchema)) params: { id: string }) {
     const deleted = await this.items.delete(projectId, params.id, { actor: ACTOR, reason: null });
-    this.revisions.forget(projectId);
     // The one trace a deletion leaves: who removed which id, never what it said.
     this.logger.log({ projectId, itemId: params.id, unlinked: deleted.unlinked.length }, 'memory item deleted');
     return { ...deleted, deleted: true };
@@ -122,7 +118,6 @@ export class MemoryItemsController {
       },
       { actor: ACTOR, kind: body.action, reason: body.reason ?? null },
     );
-    this.revisions.forget(projectId);
     return { updated: updated.length, items: updated };
   }
 }

@@ -9,7 +9,6 @@ import {
 } from '@memex/domain';
 import { addCounts, type RedactionCounts } from '@memex/redaction';
 import { RedactionService, type Principal } from '@memex/server';
-import { RevisionCache } from './revision-cache';
 
 function describeCounts(counts: RedactionCounts): string {
   return Object.entries(counts)
@@ -29,7 +28,6 @@ export class RedactionPassService {
     private readonly rows: RedactionPassRepository,
     private readonly projects: ProjectRepository,
     private readonly redaction: RedactionService,
-    private readonly revisions: RevisionCache,
   ) {}
 
   async step(caller: Principal, body: RedactionPassBody): Promise<RedactionPassStep> {
@@ -61,10 +59,7 @@ export class RedactionPassService {
     const redactions: RedactionCounts = {};
     for (const { row, counts } of done) {
       addCounts(redactions, counts);
-      if (body.mode === 'apply') {
-        this.redaction.count(row.projectId, counts);
-        if (table === 'items') this.revisions.forget(row.projectId);
-      }
+      if (body.mode === 'apply') this.redaction.count(row.projectId, counts);
     }
     const last = page[page.length - 1];
     return {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
 import type { Config } from '@memex/config';
-import { MemoryItemAdminRepository } from '@memex/db';
+import { ItemChanges, MemoryItemAdminRepository } from '@memex/db';
 import { CONFIG, TtlCache } from '@memex/server';
 
 const CHANNEL = 'memex_memory_revision';
@@ -23,16 +23,23 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
+  private readonly stopListening: () => void;
+
   constructor(
     private readonly items: MemoryItemAdminRepository,
     @Inject(CONFIG) private readonly config: Config,
-  ) {}
+    changes: ItemChanges,
+  ) {
+    // This process's own writes are known at once, before their notification comes back.
+    this.stopListening = changes.listen((projectId) => this.forget(projectId));
+  }
 
   async onModuleInit(): Promise<void> {
     await this.listen();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopListening();
     this.closed = true;
     clearTimeout(this.retry);
     await this.listener?.end().catch(() => undefined);

@@ -6,6 +6,8 @@ export * from './repositories/embedding.repository';
 export * from './repositories/enrichment.repository';
 export * from './repositories/hygiene-review.repository';
 export * from './repositories/hygiene-run.repository';
+export * from './repositories/item-changes';
+export * from './repositories/item-writer';
 export * from './repositories/memory-item-admin.repository';
 export * from './repositories/memory-item.mapper';
 export * from './repositories/memory-item.repository';

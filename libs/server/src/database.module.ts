@@ -7,6 +7,7 @@ import {
   EnrichmentRepository,
   HygieneReviewRepository,
   HygieneRunRepository,
+  ItemChanges,
   KYSELY,
   MemoryItemAdminRepository,
   MemoryItemRepository,
@@ -26,6 +27,7 @@ import { CONFIG } from './config.module';
 import { throttledWarning } from './connection-errors';
 
 const REPOSITORIES = [
+  ItemChanges,
   ProjectRepository,
   ProjectStatusRepository,
   QuoteRepository,

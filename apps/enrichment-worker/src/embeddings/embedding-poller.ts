@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import { EmbeddingRepository } from '@memex/db';
+import { EmbeddingRepository, ItemChanges } from '@memex/db';
 import { EMBEDDER, VECTOR_STORE, embeddingSpace, type Embedder, type VectorStore } from '@memex/retrieval';
-import { CONFIG, IntervalTask, JobQueue } from '@memex/server';
+import { CONFIG, IntervalTask, JobQueue, TtlCache } from '@memex/server';
 
 const PAGE = 500;
 
@@ -10,7 +10,8 @@ const PAGE = 500;
  * Every EMBEDDING_POLL_MS, queues an embedding sync for each project whose memory revision
  * moved past the one its embeddings caught up with. Every item change bumps the revision, so
  * nothing is missed, whoever made the change; a project with a sync already waiting or
- * running gets no second one (BullMQ deduplication).
+ * running gets no second one (BullMQ deduplication). Items this process changed are synced at
+ * once, without waiting for the poll.
  */
 @Injectable()
 export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,7 +28,11 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly jobs: JobQueue,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly changes: ItemChanges,
   ) {}
+
+  private stopListening: (() => void) | undefined;
+  private readonly queuedRecently = new TtlCache<true>(1000, 10_000);
 
   async onApplicationBootstrap(): Promise<void> {
     const space = embeddingSpace(this.embedder, this.store);
@@ -41,9 +46,19 @@ export class EmbeddingPoller implements OnApplicationBootstrap, OnApplicationShu
       this.logger.log({ projects: invalidated, space }, 're-embedding projects for a new model or store');
     }
     this.task.start(this.config.EMBEDDING_POLL_MS);
+    this.stopListening = this.changes.listen((projectId) => {
+      // A busy project changes every window; one sync a second absorbs them all.
+      if (this.queuedRecently.get(projectId)) return;
+      this.queuedRecently.set(projectId, true);
+      this.jobs.enqueue('syncEmbeddings', { projectId }, { dedupe: {} }).catch((error: unknown) => {
+        // The next poll finds the project lagging all the same.
+        this.logger.warn({ projectId, err: (error as Error).message }, 'could not queue an embedding sync');
+      });
+    });
   }
 
   onApplicationShutdown(): Promise<void> {
+    this.stopListening?.();
     return this.task.stop();
   }
 

@@ -3,9 +3,9 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { DomainError, newId } from '@memex/domain';
 import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
-import { bumpRevision } from './revision';
-import { recordHistory } from './item-history';
-import { lockItemRows, lockProjectItems } from './item-rows';
+import { ItemChanges } from './item-changes';
+import { ItemWriter, itemTransaction } from './item-writer';
+import { lockItemRows } from './item-rows';
 
 export type HygieneChangeRow = Selectable<HygieneChangesTable> & { title: string };
 export type HygieneProposalRow = Selectable<HygieneProposalsTable>;
@@ -33,6 +33,10 @@ export type ItemFields = Partial<Record<RevertibleColumn, unknown>>;
 export interface Operator {
   actor: string;
   reason: string | null;
+}
+
+function operatorOf(who: Operator) {
+  return { actorType: 'operator', actor: who.actor } as const;
 }
 
 /** JSON with object keys sorted, so values read back from jsonb compare equal to what was written. */
@@ -101,7 +105,10 @@ function revertible(change: Selectable<HygieneChangesTable>, items: ItemRow[]): 
  */
 @Injectable()
 export class HygieneReviewRepository {
-  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+  constructor(
+    @Inject(KYSELY) private readonly db: Kysely<DB>,
+    private readonly itemChanges: ItemChanges,
+  ) {}
 
   /** Changes with the title of their item. */
   private changes() {
@@ -195,9 +202,9 @@ export class HygieneReviewRepository {
       items: ItemRow[],
     ) => Array<{ itemId: string; set: ItemFields; change: 'merged' | 'superseded' | 'edited' }>,
   ): Promise<{ proposal: HygieneProposalRow; changeIds: string[] }> {
-    return this.db.transaction().execute(async (trx) => {
+    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
       // The item lock first, as a pass takes it before it writes proposals: the other order deadlocks.
-      await lockProjectItems(trx, await this.projectOfProposal(trx, projectId, proposalId));
+      const writer = await open(await this.projectOfProposal(trx, projectId, proposalId), operatorOf(who));
       const proposal = await this.lockProposal(trx, projectId, proposalId);
       if (proposal.status === 'expired') {
         throw new DomainError('PROPOSAL_OUTDATED', 'the last hygiene pass no longer found this proposal', {
@@ -220,7 +227,7 @@ export class HygieneReviewRepository {
         if (Object.keys(step.set).length === 0) continue;
         const before = items.find((i) => i.id === step.itemId)!;
         changeIds.push(
-          await this.write(trx, before, step.set, step.change, who, {
+          await this.write(writer, before, step.set, step.change, who, {
             rule: proposal.rule,
             runId: proposal.run_id,
             proposalId: proposal.id,
@@ -233,7 +240,6 @@ export class HygieneReviewRepository {
         .where('id', '=', proposal.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await bumpRevision(trx, proposal.project_id);
       return { proposal: decided, changeIds };
     });
   }
@@ -268,13 +274,13 @@ export class HygieneReviewRepository {
     changeId: string,
     who: Operator,
   ): Promise<{ changeId: string; changeIds: string[]; projectId: string }> {
-    return this.db.transaction().execute(async (trx) => {
+    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
       let query = trx.selectFrom('hygiene_changes').selectAll().where('id', '=', changeId);
       if (projectId !== null) query = query.where('project_id', '=', projectId);
       const change = await query.executeTakeFirst();
       if (!change) throw new DomainError('CHANGE_NOT_FOUND', `no hygiene change ${changeId}`, { changeId });
       // The item lock before any change row, in the order every writer takes them.
-      await lockProjectItems(trx, change.project_id);
+      const writer = await open(change.project_id, operatorOf(who));
       const together = await trx
         .selectFrom('hygiene_changes')
         .selectAll()
@@ -303,7 +309,7 @@ export class HygieneReviewRepository {
       for (const { change: c, item } of steps) {
         revertIds.push(
           // The reverts of a proposal's changes are one group too: undoing one redoes them all.
-          await this.write(trx, item, c.before, 'reverted', who, {
+          await this.write(writer, item, c.before, 'reverted', who, {
             rule: c.rule,
             runId: c.run_id,
             proposalId: c.proposal_id,
@@ -320,7 +326,6 @@ export class HygieneReviewRepository {
           changes.map((c) => c.id),
         )
         .execute();
-      await bumpRevision(trx, change.project_id);
       return { changeId: revertIds[0]!, changeIds: revertIds, projectId: change.project_id };
     });
   }
@@ -347,7 +352,7 @@ export class HygieneReviewRepository {
 
   /** One operator change of one item: the row, its history entry and its change record (the return). */
   private async write(
-    trx: Transaction<DB>,
+    writer: ItemWriter,
     before: ItemRow,
     set: ItemFields,
     change: string,
@@ -355,33 +360,17 @@ export class HygieneReviewRepository {
     origin: { rule: string; runId: string | null; proposalId: string | null; revertOf?: string },
   ): Promise<string> {
     const columns = Object.keys(set);
-    const after = await trx
-      .updateTable('memory_items')
-      .set(toUpdate(set))
-      // Status moves are not edits of what the item says; the age rules count from edits only.
-      .$if(
-        columns.some((c) => c !== 'status' && c !== 'superseded_by'),
-        (q) => q.set({ updated_at: new Date() }),
-      )
-      .where('id', '=', before.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
     // The rule is always named, the operator's own words after it.
     const what = origin.revertOf
       ? `revert of hygiene change ${origin.revertOf} (${origin.rule})`
       : `hygiene ${origin.rule}`;
     const reason = who.reason ? `${what}: ${who.reason}` : what;
-    await recordHistory(trx, {
-      projectId: before.project_id,
-      itemId: before.id,
-      change,
-      before,
-      after,
-      actorType: 'operator',
-      actor: who.actor,
-      reason,
+    const after = await writer.update(before, toUpdate(set), change, reason, {
+      // Status moves are not edits of what the item says; the age rules count from edits only.
+      edit: columns.some((c) => c !== 'status' && c !== 'superseded_by'),
       runId: origin.runId,
     });
+    const trx = writer.trx;
     const id = newId();
     await trx
       .insertInto('hygiene_changes')

@@ -5,8 +5,12 @@ import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode } from '@memex/
 import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY, PG_POOL } from '../tokens';
-import { lockProjectItems } from './item-rows';
-import { bumpRevision } from './revision';
+import { ItemChanges } from './item-changes';
+import { unrecordedSql } from './item-history';
+import { ItemWriter } from './item-writer';
+
+/** `- 'col' - 'col' …`: the columns item history leaves out, taken off a row's jsonb. */
+const unrecorded = unrecordedSql();
 
 export type HygieneRunRow = Selectable<HygieneRunsTable>;
 
@@ -35,9 +39,13 @@ export interface PassOutcome {
 /** Hygiene runs: their rows, the items a pass reads, and what a pass writes. */
 @Injectable()
 export class HygieneRunRepository {
+  /** The project a pass's transaction changed items of, announced once it commits. */
+  private readonly changedIn = new WeakMap<Transaction<DB>, string>();
+
   constructor(
     @Inject(KYSELY) private readonly db: Kysely<DB>,
     @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly itemChanges: ItemChanges,
   ) {}
 
   async create(run: {
@@ -155,12 +163,17 @@ export class HygieneRunRepository {
     projectId: string,
     pass: (trx: Transaction<DB>) => Promise<T>,
   ): Promise<{ busy: true } | { busy: false; value: T }> {
-    return this.db.transaction().execute(async (trx) => {
+    let changed: string | undefined;
+    const result = await this.db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_xact_lock(hashtext(${`memex:hygiene:${projectId}`})) as locked`.execute(trx);
-      if (!rows[0]?.locked) return { busy: true };
-      return { busy: false, value: await pass(trx) };
+      if (!rows[0]?.locked) return { busy: true as const };
+      const value = await pass(trx);
+      changed = this.changedIn.get(trx);
+      return { busy: false as const, value };
     });
+    if (changed) this.itemChanges.announce([changed]);
+    return result;
   }
 
   /** Every item a rule may act on (archived is terminal), as lean as the rules need. */
@@ -200,24 +213,28 @@ export class HygieneRunRepository {
     const { projectId } = run;
     let applied = found.transitions;
     if (planned.length > 0 && run.mode === 'apply') {
-      await lockProjectItems(trx, projectId);
+      const writer = await ItemWriter.open(trx, projectId, { actorType: 'rule', actor: 'hygiene', runId: run.id });
       // Moves only items whose status and last update are still what the pass read: one that
       // enrichment or a person touched meanwhile is skipped, and the next pass judges it afresh.
-      // Each move gets its item-history entry and its change row in the same statement.
+      // Each move gets its item-history entry (the whole item before and after, as every
+      // writer records it) and its change row in the same statement.
       const { rows } = await sql<{ item_id: string }>`
         with planned as (
           select * from json_to_recordset(${JSON.stringify(planned)}::json) as p(
             change_id text, item_id text, from_status text, to_status text, rule text, reason text, updated_ms float8)
+        ), old as (
+          select m.id, to_jsonb(m) ${unrecorded} as snapshot
+            from memory_items m join planned p on p.item_id = m.id
+           where m.project_id = ${projectId} and m.status = p.from_status
+             and (extract(epoch from m.updated_at) * 1000)::float8 = p.updated_ms
         ), moved as (
           update memory_items m set status = p.to_status
-            from planned p
-           where m.project_id = ${projectId} and m.id = p.item_id and m.status = p.from_status
-             and (extract(epoch from m.updated_at) * 1000)::float8 = p.updated_ms
-          returning p.*
+            from planned p join old o on o.id = p.item_id
+           where m.id = o.id
+          returning p.*, o.snapshot as before, to_jsonb(m) ${unrecorded} as after
         ), history as (
           insert into item_history (project_id, item_id, change, before, after, actor_type, actor, reason, run_id)
-          select ${projectId}, item_id, 'status', jsonb_build_object('status', from_status),
-                 jsonb_build_object('status', to_status), 'rule', rule, reason, ${run.id}
+          select ${projectId}, item_id, 'status', before, after, 'rule', rule, reason, ${run.id}
             from moved
         )
         insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)
@@ -227,7 +244,9 @@ export class HygieneRunRepository {
         returning item_id`.execute(trx);
       const moved = new Set(rows.map((r) => r.item_id));
       applied = found.transitions.filter((t) => moved.has(t.itemId));
-      if (moved.size > 0) await bumpRevision(trx, projectId);
+      writer.countChanges(moved.size);
+      await writer.close();
+      if (writer.changed) this.changedIn.set(trx, projectId);
     } else if (planned.length > 0) {
       await sql`
         insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)

@@ -1,25 +1,44 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { DB, MemoryItemsTable } from '../schema';
 
 type Row = Selectable<MemoryItemsTable>;
 
-export interface HistoryRecord {
+/** Who changed an item, as history names them. */
+export interface HistoryActor {
+  actorType: 'worker' | 'user' | 'rule' | 'operator';
+  actor: string;
+  runId?: string | null;
+}
+
+export interface HistoryRecord extends HistoryActor {
   projectId: string;
   itemId: string;
   /** created, edited, reinforced, superseded, approve, deprecate, resolve, reopen … */
   change: string;
   before: Row | null;
   after: Row;
-  actorType: 'worker' | 'user' | 'rule' | 'operator';
-  actor: string;
   reason: string | null;
-  runId?: string | null;
 }
 
-/** The item as history keeps it: everything but what never changes and the derived search vector. */
+/**
+ * Columns history leaves out of an item: what never changes and what is derived. Set-wise
+ * writers that build snapshots in SQL (`jsonb - …`) leave out the same ones.
+ */
+export const UNRECORDED_COLUMNS = ['project_id', 'created_at', 'search_tsv', 'embed_hash'] as const;
+
+/** `- 'project_id' - …`: the same columns taken off an item's `to_jsonb`, for snapshots built in SQL. */
+export function unrecordedSql(): RawBuilder<unknown> {
+  return sql.join(
+    UNRECORDED_COLUMNS.map((c) => sql`- ${sql.lit(c)}`),
+    sql` `,
+  );
+}
+
+/** The item as history keeps it. */
 function snapshot(row: Row): Record<string, unknown> {
-  const { project_id: _p, created_at: _c, search_tsv: _s, embed_hash: _h, ...rest } = row;
-  return rest;
+  const kept: Record<string, unknown> = { ...row };
+  for (const column of UNRECORDED_COLUMNS) delete kept[column];
+  return kept;
 }
 
 /** One entry of item history, in the transaction that made the change. */

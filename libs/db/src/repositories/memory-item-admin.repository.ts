@@ -1,20 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   DomainError,
   MANUAL_SESSION_ID,
-  newId,
   type CreateItemBody,
   type ItemStatus,
   type ListItemsQuery,
   type MemoryItem,
 } from '@memex/domain';
-import type { DB, MemoryItemsTable } from '../schema';
+import type { DB } from '../schema';
 import type { Pool } from 'pg';
 import { KYSELY, PG_POOL } from '../tokens';
-import { recordHistory } from './item-history';
-import { lockItemRows, lockProjectItems } from './item-rows';
-import { bumpRevision } from './revision';
+import { ItemChanges } from './item-changes';
+import { itemTransaction } from './item-writer';
+import { lockItemRows } from './item-rows';
 import { toMemoryItem } from './memory-item.mapper';
 
 export interface HistoryEntry {
@@ -44,8 +43,6 @@ export type RowChange = (item: MemoryItem) => Partial<{
   superseded_by: null;
 }>;
 
-type Row = Selectable<MemoryItemsTable>;
-
 const SEPARATOR = '\u001f';
 
 /** Text matched literally inside a LIKE pattern. */
@@ -70,6 +67,7 @@ export class MemoryItemAdminRepository {
   constructor(
     @Inject(KYSELY) private readonly db: Kysely<DB>,
     @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly itemChanges: ItemChanges,
   ) {}
 
   /**
@@ -211,7 +209,8 @@ export class MemoryItemAdminRepository {
     change: RowChange,
     who: { actor: string; kind: string; reason: string | null },
   ): Promise<MemoryItem[]> {
-    return this.db.transaction().execute(async (trx) => {
+    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
+      const writer = await open(projectId, { actorType: 'user', actor: who.actor });
       const rows = await lockItemRows(trx, projectId, itemIds);
       const missing = itemIds.filter((id) => !rows.some((r) => r.id === id));
       if (missing.length > 0) {
@@ -219,17 +218,9 @@ export class MemoryItemAdminRepository {
       }
       const updated: MemoryItem[] = [];
       for (const row of rows) {
-        const set = change(toMemoryItem(row));
-        const after = await trx
-          .updateTable('memory_items')
-          .set({ ...set, updated_at: new Date() })
-          .where('id', '=', row.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await this.history(trx, projectId, row.id, who.kind, row, after, who);
+        const after = await writer.update(row, change(toMemoryItem(row)), who.kind, who.reason);
         updated.push(toMemoryItem(after));
       }
-      await bumpRevision(trx, projectId);
       return updated;
     });
   }
@@ -246,8 +237,8 @@ export class MemoryItemAdminRepository {
     itemId: string,
     who: { actor: string; reason: string | null },
   ): Promise<{ itemId: string; unlinked: string[]; expiredProposals: number }> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockProjectItems(trx, projectId);
+    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
+      const writer = await open(projectId, { actorType: 'user', actor: who.actor });
       const [row] = await lockItemRows(trx, projectId, [itemId]);
       if (!row) throw new DomainError('ITEM_NOT_FOUND', `no item ${itemId} in this project`, { id: itemId });
       const replaced = await trx
@@ -259,17 +250,10 @@ export class MemoryItemAdminRepository {
         .forUpdate()
         .execute();
       for (const before of replaced) {
-        // Not an edit of what the item says: its age stays what it was.
-        const after = await trx
-          .updateTable('memory_items')
-          .set({ superseded_by: null })
-          .where('id', '=', before.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
         const why = `the item that replaced it (${itemId}) was deleted`;
-        await this.history(trx, projectId, before.id, 'unlinked', before, after, {
-          actor: who.actor,
-          reason: who.reason ? `${why}: ${who.reason}` : why,
+        // Not an edit of what the item says: its age stays what it was.
+        await writer.update(before, { superseded_by: null }, 'unlinked', who.reason ? `${why}: ${who.reason}` : why, {
+          edit: false,
         });
       }
       const expired = await trx
@@ -279,8 +263,7 @@ export class MemoryItemAdminRepository {
         .where('status', '=', 'pending')
         .where(sql<boolean>`${itemId} = any(item_ids)`)
         .executeTakeFirst();
-      await trx.deleteFrom('memory_items').where('id', '=', itemId).execute();
-      await bumpRevision(trx, projectId);
+      await writer.delete(itemId);
       return {
         itemId,
         unlinked: replaced.map((r) => r.id),
@@ -300,12 +283,10 @@ export class MemoryItemAdminRepository {
     },
     who: { actor: string; reason: string | null },
   ): Promise<MemoryItem> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('memory_items')
-        .values({
-          id: newId(),
-          project_id: projectId,
+    return itemTransaction(this.db, this.itemChanges, async (open) => {
+      const writer = await open(projectId, { actorType: 'user', actor: who.actor });
+      const row = await writer.insert(
+        {
           type: body.type,
           title: body.title,
           facts: body.facts,
@@ -322,34 +303,10 @@ export class MemoryItemAdminRepository {
           importance: body.importance,
           session_id: body.sessionId ?? MANUAL_SESSION_ID,
           salience: body.salience ?? null,
-          updated_at: new Date(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await this.history(trx, projectId, row.id, 'created', null, row, who);
-      await bumpRevision(trx, projectId);
+        },
+        who.reason,
+      );
       return toMemoryItem(row);
-    });
-  }
-
-  private history(
-    trx: Transaction<DB>,
-    projectId: string,
-    itemId: string,
-    change: string,
-    before: Row | null,
-    after: Row,
-    who: { actor: string; reason: string | null },
-  ): Promise<void> {
-    return recordHistory(trx, {
-      projectId,
-      itemId,
-      change,
-      before,
-      after,
-      actorType: 'user',
-      actor: who.actor,
-      reason: who.reason,
     });
   }
 }

@@ -19,9 +19,8 @@ import {
 } from '@memex/enrichment';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
-import { recordHistory } from './item-history';
-import { lockProjectItems } from './item-rows';
-import { bumpRevision } from './revision';
+import { ItemChanges } from './item-changes';
+import { ItemWriter, itemTransaction } from './item-writer';
 
 export interface WindowWrite {
   projectId: string;
@@ -79,7 +78,10 @@ function existingOf(row: Row): StoredItem {
 
 @Injectable()
 export class MemoryItemRepository {
-  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+  constructor(
+    @Inject(KYSELY) private readonly db: Kysely<DB>,
+    private readonly changes: ItemChanges,
+  ) {}
 
   /** Hints of the project's live items, most recently updated first. */
   async liveHints(projectId: string, limit: number): Promise<ExistingHint[]> {
@@ -107,7 +109,7 @@ export class MemoryItemRepository {
    * per-project lock keeps two sessions from creating the same dedup hint at once.
    */
   async applyWindow(write: WindowWrite): Promise<WindowResult> {
-    return this.db.transaction().execute(async (trx) => {
+    return itemTransaction(this.db, this.changes, async (open, trx) => {
       const session = await trx
         .selectFrom('sessions')
         .select('enrichment_cursor')
@@ -116,11 +118,15 @@ export class MemoryItemRepository {
         .executeTakeFirst();
       if (!session || session.enrichment_cursor !== write.expectedCursor) return { raced: true };
 
+      // Opened only when the window has something to write: a window of nothing takes no project lock.
+      const actor = { actorType: 'worker', actor: write.actor, runId: write.runId } as const;
+      let opened: ItemWriter | undefined;
+      const writer = async () => (opened ??= await open(write.projectId, actor));
       const counts: WindowCounts = { ...NO_COUNTS };
       const itemIds: string[] = [];
-      counts.retracted = write.retracted.length > 0 ? await this.retract(trx, write) : 0;
+      if (write.retracted.length > 0) counts.retracted = await this.retract(await writer(), write);
       if (write.items.length > 0) {
-        await lockProjectItems(trx, write.projectId);
+        const w = await writer();
         const live = await this.liveByHint(trx, write.projectId, [
           ...new Set(write.items.map((i) => i.candidate.dedupHint)),
         ]);
@@ -132,16 +138,16 @@ export class MemoryItemRepository {
         });
         const rows = new Map([...live.values()].map((r) => [r.id, r]));
         counts.capped = plan.capped;
-        for (const id of plan.displaced) if (await this.displace(trx, id, write)) counts.displaced += 1;
+        for (const id of plan.displaced) if (await this.displace(w, id, write)) counts.displaced += 1;
         for (const step of plan.steps) {
           if (step.action === 'reinforce') {
-            const row = await this.reinforce(trx, rows.get(step.target)!, step.item, step.confidence, write);
+            const row = await this.reinforce(w, rows.get(step.target)!, step.item, step.confidence, write);
             itemIds.push(row.id);
             counts.reinforced += 1;
             continue;
           }
-          const row = await this.insert(trx, step.item, write);
-          if (step.action === 'supersede' && (await this.supersede(trx, rows.get(step.target)!, row.id, write))) {
+          const row = await this.insert(w, step.item, write);
+          if (step.action === 'supersede' && (await this.supersede(w, rows.get(step.target)!, row.id))) {
             counts.superseded += 1;
           }
           itemIds.push(row.id);
@@ -154,7 +160,6 @@ export class MemoryItemRepository {
         .set({ enrichment_cursor: write.newCursor })
         .where('id', '=', write.sessionId)
         .execute();
-      if (itemIds.length > 0 || counts.displaced > 0 || counts.retracted > 0) await bumpRevision(trx, write.projectId);
       return { raced: false, ...counts, itemIds };
     });
   }
@@ -193,19 +198,13 @@ export class MemoryItemRepository {
   }
 
   /** An item more salient new ones pushed out of its session's few: archived, so search still finds it. */
-  private displace(trx: Transaction<DB>, id: string, write: WindowWrite): Promise<boolean> {
-    return this.archive(
-      trx,
-      id,
-      write,
-      `displaced by more salient items of its session (it keeps ${write.sessionCap})`,
-    );
+  private displace(writer: ItemWriter, id: string, write: WindowWrite): Promise<boolean> {
+    return this.archive(writer, id, `displaced by more salient items of its session (it keeps ${write.sessionCap})`);
   }
 
   /** The session's extracted live items resting on a conclusion the person rejected, archived. */
-  private async retract(trx: Transaction<DB>, write: WindowWrite): Promise<number> {
-    await lockProjectItems(trx, write.projectId);
-    const rows = await trx
+  private async retract(writer: ItemWriter, write: WindowWrite): Promise<number> {
+    const rows = await writer.trx
       .selectFrom('memory_items')
       .select(['id', 'evidence_spans'])
       .where('project_id', '=', write.projectId)
@@ -217,61 +216,30 @@ export class MemoryItemRepository {
     const rejected = new Set(write.retracted);
     let archived = 0;
     for (const { id } of rows.filter((r) => restsOnRejected(r.evidence_spans, rejected))) {
-      if (await this.archive(trx, id, write, 'the person rejected the conclusion it rests on in the next prompt')) {
+      if (await this.archive(writer, id, 'the person rejected the conclusion it rests on in the next prompt')) {
         archived += 1;
       }
     }
     return archived;
   }
 
-  private async archive(trx: Transaction<DB>, id: string, write: WindowWrite, reason: string): Promise<boolean> {
-    const before = await trx
+  private async archive(writer: ItemWriter, id: string, reason: string): Promise<boolean> {
+    const before = await writer.trx
       .selectFrom('memory_items')
       .selectAll()
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (!transition(before.status as ItemStatus, 'archived').ok) return false;
-    const row = await trx
-      .updateTable('memory_items')
-      .set({ status: 'archived', updated_at: new Date() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.history(trx, write, id, 'archived', before, row, reason);
+    await writer.update(before, { status: 'archived' }, 'archived', reason);
     return true;
   }
 
-  private history(
-    trx: Transaction<DB>,
-    write: WindowWrite,
-    itemId: string,
-    change: string,
-    before: Row | null,
-    after: Row,
-    reason: string,
-  ): Promise<void> {
-    return recordHistory(trx, {
-      projectId: write.projectId,
-      itemId,
-      change,
-      before,
-      after,
-      actorType: 'worker',
-      actor: write.actor,
-      reason,
-      runId: write.runId,
-    });
-  }
-
-  private async insert(trx: Transaction<DB>, item: VerifiedItem, write: WindowWrite): Promise<Row> {
+  private insert(writer: ItemWriter, item: VerifiedItem, write: WindowWrite): Promise<Row> {
     const c = item.candidate;
     const resolvable = c.type === 'BugFix' || c.type === 'Todo';
-    const row = await trx
-      .insertInto('memory_items')
-      .values({
-        id: newId(),
-        project_id: write.projectId,
+    return writer.insert(
+      {
         type: c.type,
         title: c.title,
         facts: c.facts,
@@ -290,16 +258,13 @@ export class MemoryItemRepository {
         salience: salienceOf(c),
         session_id: write.sessionId,
         resolved_at: resolvable && c.resolved ? write.windowEndedAt : null,
-        updated_at: new Date(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.history(trx, write, row.id, 'created', null, row, `extracted by ${write.actor}`);
-    return row;
+      },
+      `extracted by ${write.actor}`,
+    );
   }
 
-  private async reinforce(
-    trx: Transaction<DB>,
+  private reinforce(
+    writer: ItemWriter,
     target: Row,
     item: VerifiedItem,
     confidence: number,
@@ -309,9 +274,9 @@ export class MemoryItemRepository {
     const status = target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status;
     const spans = distinctSpans([...target.evidence_spans, ...item.spans]);
     const resolvable = c.type === 'BugFix' || c.type === 'Todo';
-    const row = await trx
-      .updateTable('memory_items')
-      .set({
+    return writer.update(
+      target,
+      {
         facts: c.facts,
         confidence,
         status,
@@ -324,24 +289,20 @@ export class MemoryItemRepository {
         salience: target.salience === null ? null : Math.max(target.salience, salienceOf(c)),
         last_reinforced_at: write.windowEndedAt,
         resolved_at: resolvable && c.resolved && !target.resolved_at ? write.windowEndedAt : target.resolved_at,
-        updated_at: new Date(),
-      })
-      .where('id', '=', target.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.history(trx, write, row.id, 'reinforced', target, row, `same dedup hint ${c.dedupHint} seen again`);
-    return row;
+      },
+      'reinforced',
+      `same dedup hint ${c.dedupHint} seen again`,
+    );
   }
 
-  private async supersede(trx: Transaction<DB>, target: Row, newId_: string, write: WindowWrite): Promise<boolean> {
+  private async supersede(writer: ItemWriter, target: Row, newId_: string): Promise<boolean> {
     if (!transition(target.status as ItemStatus, 'superseded').ok) return false;
-    const row = await trx
-      .updateTable('memory_items')
-      .set({ status: 'superseded', superseded_by: newId_, updated_at: new Date() })
-      .where('id', '=', target.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.history(trx, write, row.id, 'superseded', target, row, `replaced by ${newId_} (content changed)`);
+    await writer.update(
+      target,
+      { status: 'superseded', superseded_by: newId_ },
+      'superseded',
+      `replaced by ${newId_} (content changed)`,
+    );
     return true;
   }
 }

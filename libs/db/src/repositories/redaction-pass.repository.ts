@@ -3,8 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import type { RedactionPassTable } from '@memex/domain';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
-import { recordHistory } from './item-history';
-import { bumpRevision } from './revision';
+import { ItemChanges } from './item-changes';
+import { ItemWriter, itemTransaction } from './item-writer';
 
 /** How a column holds text: plain, a text array, or JSON whose strings are text. */
 type ColumnKind = 'text' | 'text[]' | 'json';
@@ -83,7 +83,10 @@ export interface RedactedRow {
 /** Reads and rewrites stored text for `memex redact`. */
 @Injectable()
 export class RedactionPassRepository {
-  constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
+  constructor(
+    @Inject(KYSELY) private readonly db: Kysely<DB>,
+    private readonly itemChanges: ItemChanges,
+  ) {}
 
   /** The next `limit` rows of a table after `after`, of one project or all. */
   async page(
@@ -121,41 +124,56 @@ export class RedactionPassRepository {
   async write<R extends RedactedRow>(name: RedactionPassTable, rows: readonly R[], actor: string): Promise<R[]> {
     if (rows.length === 0) return [];
     const spec: TableSpec = REDACTION_TABLES[name];
-    return this.db.transaction().execute(async (trx) => {
+    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
       const written: R[] = [];
-      const projects = new Set<string>();
+      const writers = new Map<string, ItemWriter>();
       for (const redacted of rows) {
+        if (name === 'items') {
+          const projectId = redacted.row.projectId;
+          const writer = writers.get(projectId) ?? (await open(projectId, { actorType: 'operator', actor }));
+          writers.set(projectId, writer);
+          if (await this.writeItem(writer, redacted, spec)) written.push(redacted);
+          continue;
+        }
         const assignments = Object.entries(redacted.set).map(([column, value]) => {
-          const kind = spec.columns[column];
-          if (!kind) throw new Error(`${column} is not a text column of ${spec.table}`);
+          const kind = columnKind(spec, column);
           const bound = kind === 'json' && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
           return sql`${sql.ref(column)} = ${bound}`;
         });
-        const unchangedSince =
-          redacted.row.version === undefined ? sql`true` : sql`xmin = ${redacted.row.version}::xid`;
-        const { rows: updated } = await sql<Record<string, unknown>>`
+        const { rows: updated } = await sql`
           update ${sql.table(spec.table)} set ${sql.join(assignments)}
-           where ${sql.ref(spec.key)} = ${redacted.row.key} and ${unchangedSince}
-          returning *`.execute(trx);
-        const after = updated[0];
-        if (!after) continue;
-        written.push(redacted);
-        if (name === 'items') {
-          projects.add(redacted.row.projectId);
-          await recordHistory(trx, {
-            projectId: redacted.row.projectId,
-            itemId: String(redacted.row.key),
-            change: 'redacted',
-            before: null,
-            after: after as never,
-            actorType: 'operator',
-            actor,
-            reason: redacted.reason,
-          });
-        }
+           where ${sql.ref(spec.key)} = ${redacted.row.key}
+          returning 1`.execute(trx);
+        if (updated.length > 0) written.push(redacted);
       }
-      for (const projectId of projects) await bumpRevision(trx, projectId);
       return written;
     });
   }
+
+  /** An item rewritten through the item writer, unless someone changed it since it was read. */
+  private async writeItem(writer: ItemWriter, redacted: RedactedRow, spec: TableSpec): Promise<boolean> {
+    const before = await writer.trx
+      .selectFrom('memory_items')
+      .selectAll()
+      .where('id', '=', String(redacted.row.key))
+      .where(sql<boolean>`xmin = ${redacted.row.version ?? '0'}::xid`)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) return false;
+    const set = Object.fromEntries(
+      Object.entries(redacted.set).map(([column, value]) => [
+        column,
+        columnKind(spec, column) === 'json' && value !== null ? JSON.stringify(value) : value,
+      ]),
+    );
+    // The words change, not what the item says: its age stays what it was.
+    await writer.update(before, set, 'redacted', redacted.reason, { edit: false, forgetBefore: true });
+    return true;
+  }
+}
+
+function columnKind(spec: TableSpec, column: string): ColumnKind {
+  const kind = spec.columns[column];
+  if (!kind) throw new Error(`${column} is not a text column of ${spec.table}`);
+  return kind;
 }

@@ -1,0 +1,131 @@
+import { ItemChanges, MemoryItemAdminRepository, MemoryItemRepository } from '@memex/db';
+import { candidateItemSchema } from '@memex/enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { rawEvent, storeEvents } from '../support/events';
+import { useTestApp } from '../support/use-test-app';
+
+// Every writer of items goes through one writer: one history shape, one revision bump, one
+// announcement after the commit.
+const ctx = useTestApp([EnrichmentWorkerModule]);
+
+const body = {
+  type: 'Decision' as const,
+  title: 'Money is integer cents',
+  facts: 'Every amount is stored as integer cents.',
+  rationale: null,
+  impact: null,
+  files: [],
+  tags: [],
+  importance: 3,
+  confidence: 1,
+  evidence: [],
+  schemaKey: 'root',
+  dedupHint: null,
+};
+
+function heard(): { projects: string[]; stop: () => void } {
+  const projects: string[] = [];
+  const stop = ctx.server.app.get(ItemChanges).listen((projectId) => projects.push(projectId));
+  return { projects, stop };
+}
+
+function revision() {
+  return ctx.database.db
+    .selectFrom('projects')
+    .select('memory_revision')
+    .where('id', '=', ctx.project.projectId)
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.memory_revision));
+}
+
+describe('the item writer', () => {
+  it('announces a change once, after it is committed, and bumps the revision once', async () => {
+    const admin = ctx.server.app.get(MemoryItemAdminRepository);
+    const seen: Array<{ projectId: string; visible: boolean }> = [];
+    const stop = ctx.server.app.get(ItemChanges).listen((projectId) => {
+      // Read on another connection: the announcement comes only once others can see the write.
+      void ctx.database.db
+        .selectFrom('memory_items')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('title', '=', body.title)
+        .executeTakeFirst()
+        .then((row) => seen.push({ projectId, visible: row !== undefined }));
+    });
+    const before = await revision();
+    const item = await admin.create(ctx.project.projectId, body, { actor: 'test', reason: 'by hand' });
+    await new Promise((r) => setTimeout(r, 200));
+    stop();
+    expect(seen).toEqual([{ projectId: ctx.project.projectId, visible: true }]);
+    expect(await revision()).toBe(before + 1);
+
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .selectAll()
+      .where('item_id', '=', item.itemId)
+      .execute();
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ change: 'created', before: null, actor_type: 'user', actor: 'test' });
+  });
+
+  it('announces nothing and writes nothing when the change fails', async () => {
+    const admin = ctx.server.app.get(MemoryItemAdminRepository);
+    const listening = heard();
+    const before = await revision();
+    await expect(
+      admin.change(ctx.project.projectId, ['01JD0000000000000000000000'], () => ({ title: 'x' }), {
+        actor: 'test',
+        kind: 'edited',
+        reason: null,
+      }),
+    ).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
+    listening.stop();
+    expect(listening.projects).toEqual([]);
+    expect(await revision()).toBe(before);
+  });
+
+  it('records an enrichment window like any other change: the whole item before and after', async () => {
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'writer', [rawEvent('prompt', 'hello')]);
+    const spans = [{ eventId: 'w1', quote: 'integer cents everywhere' }];
+    const item = {
+      candidate: candidateItemSchema.parse({
+        ...body,
+        title: 'Amounts are integer cents',
+        dedupHint: 'decision:money:cents',
+        schemaKey: 'root/money',
+        confidence: 0.6,
+        evidence: spans,
+      }),
+      spans,
+    };
+    const listening = heard();
+    const write = (cursor: number, facts: string) =>
+      ctx.server.app.get(MemoryItemRepository).applyWindow({
+        projectId: ctx.project.projectId,
+        sessionId,
+        expectedCursor: cursor,
+        newCursor: cursor + 1,
+        items: [{ ...item, candidate: { ...item.candidate, facts } }],
+        windowEndedAt: new Date(),
+        actor: 'enrichment:test',
+        runId: `run-${cursor}`,
+        sessionCap: 15,
+        retracted: [],
+      });
+    await write(0, 'Every amount is stored as integer cents.');
+    await write(1, 'Every amount is stored as integer cents.');
+    listening.stop();
+    expect(listening.projects).toEqual([ctx.project.projectId, ctx.project.projectId]);
+
+    const [created, reinforced] = await ctx.database.db
+      .selectFrom('item_history as h')
+      .innerJoin('memory_items as m', 'm.id', 'h.item_id')
+      .select(['h.change', 'h.before', 'h.after', 'h.run_id'])
+      .where('m.dedup_hint', '=', 'decision:money:cents')
+      .orderBy('h.id')
+      .execute();
+    expect(created).toMatchObject({ change: 'created', before: null, run_id: 'run-0' });
+    expect(reinforced).toMatchObject({ change: 'reinforced', run_id: 'run-1' });
+    expect(Object.keys(reinforced!.before as object).sort()).toEqual(Object.keys(reinforced!.after as object).sort());
+  });
+});
