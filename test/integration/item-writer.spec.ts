@@ -20,7 +20,7 @@ const body = {
   confidence: 1,
   evidence: [],
   schemaKey: 'root',
-  dedupHint: null,
+  dedupHint: 'decision:money:integer-cents',
 };
 
 function heard(): { projects: string[]; stop: () => void } {

@@ -6,7 +6,6 @@ import {
   type HygieneChangeRow,
   type HygieneProposalRow,
   type HygieneRunRow,
-  type ItemFields,
   type MemoryItemsTable,
 } from '@memex/db';
 import {
@@ -17,14 +16,7 @@ import {
   type ListProposalsQuery,
   type StartHygieneRunBody,
 } from '@memex/domain';
-import {
-  isLive,
-  mergedKeep,
-  needsOperatorInput,
-  qualityPatch,
-  type MergeSide,
-  type QualityProblem,
-} from '@memex/hygiene';
+import { assertApplicable, assertRejectable, assertRevertible, planProposal } from '@memex/hygiene';
 import { JobQueue, type Principal } from '@memex/server';
 import type { Selectable } from 'kysely';
 
@@ -33,17 +25,6 @@ type ItemRow = Selectable<MemoryItemsTable>;
 /** The project a caller may act on: its key's, or (the admin token) any. Null: every project. */
 const scope = (p: Principal): string | null => (p.kind === 'project' ? p.projectId : null);
 const actorOf = (p: Principal): string => (p.kind === 'project' ? 'project-key' : 'admin-token');
-
-const side = (row: ItemRow): MergeSide => ({
-  id: row.id,
-  files: row.files,
-  tags: row.tags,
-  evidenceRefs: row.evidence_refs,
-  evidenceSpans: row.evidence_spans,
-  confidence: row.confidence,
-  importance: row.importance,
-  mergedFrom: row.merged_from,
-});
 
 function runView(run: HygieneRunRow) {
   return {
@@ -241,73 +222,71 @@ export class HygieneReviewService {
 
   async apply(caller: Principal, proposalId: string, body: ApplyProposalBody) {
     const who = { actor: actorOf(caller), reason: body.reason ?? null };
-    const result = await this.review.applyProposal(scope(caller), proposalId, who, (proposal, items) => {
-      const live = (i: ItemRow) => i.status === 'active' || i.status === 'stale' || i.status === 'review';
-      if (proposal.kind === 'merge') {
-        if (body.patch) throw new DomainError('VALIDATION_FAILED', 'a merge takes keepId, not patch', {});
-        const gone = items.filter((i) => !isLive(i.status));
-        if (gone.length > 0) {
-          throw new DomainError('PROPOSAL_OUTDATED', 'some items of this merge are no longer active or stale', {
-            items: gone.map((i) => ({ itemId: i.id, status: i.status })),
-          });
-        }
-        const keepId = body.keepId ?? (proposal.detail.keepId as string);
-        const keep = items.find((i) => i.id === keepId);
-        if (!keep) throw new DomainError('VALIDATION_FAILED', `keepId ${keepId} is not one of this merge's items`, {});
-        const others = items.filter((i) => i !== keep);
-        const merged = mergedKeep(side(keep), others.map(side));
-        const keepSet: ItemFields = {
-          merged_from: merged.mergedFrom,
-          files: merged.files,
-          tags: merged.tags,
-          evidence_refs: merged.evidenceRefs,
-          evidence_spans: merged.evidenceSpans,
-          confidence: merged.confidence,
-          importance: merged.importance,
-        };
-        return [
-          { itemId: keep.id, set: keepSet, change: 'merged' as const },
-          ...others.map((o) => ({
-            itemId: o.id,
-            set: { status: 'superseded', superseded_by: keep.id },
-            change: 'superseded' as const,
-          })),
-        ];
-      }
-      if (body.keepId) throw new DomainError('VALIDATION_FAILED', 'an edit takes patch, not keepId', {});
-      const item = items[0]!;
-      if (!live(item)) {
-        throw new DomainError('PROPOSAL_OUTDATED', `the item is ${item.status} now`, { status: item.status });
-      }
-      const problems = proposal.detail.problems as QualityProblem[];
-      if (needsOperatorInput(problems) && !body.patch?.rationale) {
-        throw new DomainError(
-          'INPUT_REQUIRED',
-          'this Decision has no rationale: send patch.rationale to apply the edit',
-          {
-            required: ['patch.rationale'],
-          },
+    return this.review.decide(async (tx) => {
+      const { proposal, items } = await tx.proposal(scope(caller), proposalId, who);
+      assertApplicable(proposal, items);
+      const changeIds: string[] = [];
+      for (const step of planProposal(proposal, items, body)) {
+        // Nothing left to fix (the item was mended meanwhile): the proposal is settled all the same.
+        if (Object.keys(step.set).length === 0) continue;
+        const before = items.find((i) => i.id === step.itemId)!;
+        changeIds.push(
+          await tx.write(before, step.set, step.change, who, {
+            rule: proposal.rule,
+            runId: proposal.run_id,
+            proposalId: proposal.id,
+          }),
         );
       }
-      const fix = qualityPatch(item, problems);
-      return [{ itemId: item.id, set: { ...fix, ...body.patch }, change: 'edited' as const }];
+      return { proposal: proposalView(await tx.decideProposal(proposal.id, 'applied', who)), changeIds };
     });
-    return { proposal: proposalView(result.proposal), changeIds: result.changeIds };
   }
 
   async reject(caller: Principal, proposalId: string, reason: string | undefined) {
-    const proposal = await this.review.rejectProposal(scope(caller), proposalId, {
-      actor: actorOf(caller),
-      reason: reason ?? null,
+    const who = { actor: actorOf(caller), reason: reason ?? null };
+    return this.review.decide(async (tx) => {
+      const proposal = await tx.lockProposal(scope(caller), proposalId);
+      assertRejectable(proposal);
+      return { proposal: proposalView(await tx.decideProposal(proposal.id, 'rejected', who)) };
     });
-    return { proposal: proposalView(proposal) };
   }
 
+  /**
+   * Puts back what an applied change took away, if the item still holds what the change
+   * left: a later change to those fields is never silently undone. The changes of one applied
+   * proposal go back together (a merge touched the kept item and each absorbed one): undoing
+   * one alone would leave the kept item listing an item that is live again; their reverts
+   * belong to the proposal as well, so they too go back together. `changeIds` holds every
+   * revert made, the one asked for first.
+   */
   async revert(caller: Principal, changeId: string, reason: string | undefined) {
-    const { projectId: _projectId, ...reverted } = await this.review.revert(scope(caller), changeId, {
-      actor: actorOf(caller),
-      reason: reason ?? null,
+    const who = { actor: actorOf(caller), reason: reason ?? null };
+    return this.review.decide(async (tx) => {
+      const { changes, items } = await tx.changeGroup(scope(caller), changeId, who);
+      const steps = changes.map((c) => ({
+        change: c,
+        item: assertRevertible(
+          c,
+          items.find((i) => i.id === c.item_id),
+        ) as (typeof items)[number],
+      }));
+      const revertIds: string[] = [];
+      for (const { change, item } of steps) {
+        // The reverts of a proposal's changes are one group too: undoing one redoes them all.
+        revertIds.push(
+          await tx.write(item, change.before, 'reverted', who, {
+            rule: change.rule,
+            runId: change.run_id,
+            proposalId: change.proposal_id,
+            revertOf: change.id,
+          }),
+        );
+      }
+      await tx.markReverted(
+        changes.map((c) => c.id),
+        who,
+      );
+      return { changeId: revertIds[0]!, changeIds: revertIds };
     });
-    return reverted;
   }
 }

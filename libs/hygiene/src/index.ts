@@ -6,3 +6,4 @@ export { qualityProblems } from './quality';
 export { trigrams, trigramSimilarity, jaccard, itemText } from './trigrams';
 export { mergedKeep, type MergeSide } from './merge-fix';
 export { isLive, type HeldRule } from './lifecycle-rules';
+export * from './review-rules';
