@@ -72,16 +72,31 @@ describe('the item writer', () => {
     const admin = ctx.server.app.get(MemoryItemAdminRepository);
     const listening = heard();
     const before = await revision();
+    const real = await admin.create(
+      ctx.project.projectId,
+      { ...body, title: 'Another' },
+      { actor: 'test', reason: null },
+    );
+    listening.projects.length = 0;
+    const revisionBefore = await revision();
+    // One item updated, then an unknown one: the first update is rolled back with the rest.
     await expect(
-      admin.change(ctx.project.projectId, ['01JD0000000000000000000000'], () => ({ title: 'x' }), {
-        actor: 'test',
-        kind: 'edited',
-        reason: null,
+      admin.edit(ctx.project.projectId, { actor: 'test', reason: null }, async (tx) => {
+        await tx.lock([real.itemId]);
+        await tx.update(real.itemId, { title: 'Changed' }, 'edited');
+        await tx.lock(['01JD0000000000000000000000']);
       }),
     ).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
+    expect(await revision()).toBe(revisionBefore);
+    const row = await ctx.database.db
+      .selectFrom('memory_items')
+      .select('title')
+      .where('id', '=', real.itemId)
+      .executeTakeFirstOrThrow();
+    expect(row.title).toBe('Another');
     listening.stop();
     expect(listening.projects).toEqual([]);
-    expect(await revision()).toBe(before);
+    expect(before).toBeLessThan(revisionBefore);
   });
 
   it('records an enrichment window like any other change: the whole item before and after', async () => {

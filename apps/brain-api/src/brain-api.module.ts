@@ -6,6 +6,7 @@ import { BrainService } from './brain.service';
 import { DashboardUi } from './dashboard-ui';
 import { HygieneController } from './hygiene.controller';
 import { HygieneReviewService } from './hygiene-review.service';
+import { ItemCurationService } from './item-curation.service';
 import { ManualItemService } from './manual-items.service';
 import { McpController } from './mcp/mcp.controller';
 import { ProjectMemoryFactory } from './mcp/project-memory';
@@ -51,6 +52,7 @@ import { RevisionCache } from './revision-cache';
     DashboardUi,
     SearchService,
     ManualItemService,
+    ItemCurationService,
     ProjectMemoryFactory,
     UsageService,
     RedactionPassService,

@@ -1,4 +1,5 @@
 import { DomainError } from './domain-error';
+import type { ItemEdit } from './item-api';
 import type { ItemStatus, ItemType, MemoryItem } from './memory-item';
 import { STATUS_TRANSITIONS, transition } from './status-lifecycle';
 
@@ -73,5 +74,36 @@ export function applyAction(
       }
       return { resolvedAt: action === 'resolve' ? now : null };
     }
+  }
+}
+
+/** Everything a person's change may set on an item: its words and its status. */
+export type ItemUpdate = ItemEdit & ItemChange;
+
+/**
+ * What a PATCH does to an item: its edits, and its action judged on the item as the same
+ * request leaves it (a type change included).
+ */
+export function patchedItem(
+  current: Pick<MemoryItem, 'status' | 'type' | 'resolvedAt'>,
+  patch: ItemEdit & { action?: ItemAction; reason?: string },
+  now: Date,
+): ItemUpdate {
+  const { action, reason: _reason, ...edits } = patch;
+  const moved = action ? applyAction({ ...current, type: patch.type ?? current.type }, action, now) : {};
+  return { ...edits, ...moved };
+}
+
+/** What a bulk action does to one item; a refusal names the item, since a bulk request holds many. */
+export function bulkAction(
+  current: Pick<MemoryItem, 'itemId' | 'status' | 'type' | 'resolvedAt'>,
+  action: ItemAction,
+  now: Date,
+): ItemUpdate {
+  try {
+    return applyAction(current, action, now);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    throw new DomainError(error.code, `${current.itemId}: ${error.message}`, { ...error.details, id: current.itemId });
   }
 }

@@ -26,6 +26,10 @@ export class ItemWriter {
 
   static async open(trx: Transaction<DB>, projectId: string, actor: HistoryActor): Promise<ItemWriter> {
     await lockProjectItems(trx, projectId);
+    // The project row, whose revision `close` bumps, is locked now, before any item row: the
+    // embedding sync locks it (its vector generation) before it touches items (a key-share
+    // lock for its foreign key), and the other order deadlocks against it.
+    await trx.selectFrom('projects').select('id').where('id', '=', projectId).forNoKeyUpdate().execute();
     return new ItemWriter(trx, projectId, actor);
   }
 

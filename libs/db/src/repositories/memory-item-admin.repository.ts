@@ -1,18 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   DomainError,
   MANUAL_SESSION_ID,
   type CreateItemBody,
+  type ItemUpdate,
   type ItemStatus,
   type ListItemsQuery,
   type MemoryItem,
 } from '@memex/domain';
-import type { DB } from '../schema';
+import type { DB, MemoryItemsTable } from '../schema';
 import type { Pool } from 'pg';
 import { KYSELY, PG_POOL } from '../tokens';
 import { ItemChanges } from './item-changes';
-import { itemTransaction } from './item-writer';
+import { itemTransaction, type ItemWriter } from './item-writer';
 import { lockItemRows } from './item-rows';
 import { toMemoryItem } from './memory-item.mapper';
 
@@ -28,20 +29,49 @@ export interface HistoryEntry {
   createdAt: Date;
 }
 
-/** What a change does to a row; it may throw a DomainError (e.g. an illegal status move). */
-export type RowChange = (item: MemoryItem) => Partial<{
-  title: string;
-  facts: string;
-  rationale: string | null;
-  impact: string | null;
-  type: string;
-  schema_key: string;
-  importance: number;
-  tags: string[];
-  status: ItemStatus;
-  resolved_at: Date | null;
-  superseded_by: null;
-}>;
+/** The columns a person's update writes. */
+function updateColumns(update: ItemUpdate) {
+  const { schemaKey, resolvedAt, supersededBy, ...same } = update;
+  return {
+    ...same,
+    ...(schemaKey !== undefined ? { schema_key: schemaKey } : {}),
+    ...(resolvedAt !== undefined ? { resolved_at: resolvedAt } : {}),
+    ...(supersededBy !== undefined ? { superseded_by: supersededBy } : {}),
+  };
+}
+
+/**
+ * The items of one person's change, locked in its transaction: the caller decides each
+ * item's update from what `lock` returns (the pure rules of @memex/domain), then writes it.
+ */
+export class ItemEditTransaction {
+  private readonly rows = new Map<string, Selectable<MemoryItemsTable>>();
+
+  constructor(
+    private readonly writer: ItemWriter,
+    private readonly who: { actor: string; reason: string | null },
+  ) {}
+
+  /** The project's items of `ids`, locked; an unknown id (or another project's) is a 404. */
+  async lock(ids: string[]): Promise<MemoryItem[]> {
+    const rows = await lockItemRows(this.writer.trx, this.writer.projectId, ids);
+    const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+    if (missing.length > 0) {
+      throw new DomainError('ITEM_NOT_FOUND', `no item ${missing[0]} in this project`, { ids: missing });
+    }
+    for (const row of rows) this.rows.set(row.id, row);
+    return rows.map(toMemoryItem);
+  }
+
+  /** Writes an update of a locked item, with its history entry named `change`. */
+  async update(itemId: string, update: ItemUpdate, change: string): Promise<MemoryItem> {
+    const before = this.rows.get(itemId);
+    if (!before) throw new Error(`item ${itemId} was not locked in this transaction`);
+    const after = await this.writer.update(before, updateColumns(update), change, this.who.reason);
+    this.rows.set(itemId, after);
+    return toMemoryItem(after);
+  }
+}
 
 const SEPARATOR = '\u001f';
 
@@ -198,31 +228,15 @@ export class MemoryItemAdminRepository {
     };
   }
 
-  /**
-   * Applies `change` to each item in one transaction, with a history entry each and one
-   * revision bump. Unknown ids (or another project's) are a 404; a change that throws leaves
-   * nothing written.
-   */
-  async change(
+  /** One person's change of items, in one transaction: all of it is written, or none. */
+  edit<T>(
     projectId: string,
-    itemIds: string[],
-    change: RowChange,
-    who: { actor: string; kind: string; reason: string | null },
-  ): Promise<MemoryItem[]> {
-    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
-      const writer = await open(projectId, { actorType: 'user', actor: who.actor });
-      const rows = await lockItemRows(trx, projectId, itemIds);
-      const missing = itemIds.filter((id) => !rows.some((r) => r.id === id));
-      if (missing.length > 0) {
-        throw new DomainError('ITEM_NOT_FOUND', `no item ${missing[0]} in this project`, { ids: missing });
-      }
-      const updated: MemoryItem[] = [];
-      for (const row of rows) {
-        const after = await writer.update(row, change(toMemoryItem(row)), who.kind, who.reason);
-        updated.push(toMemoryItem(after));
-      }
-      return updated;
-    });
+    who: { actor: string; reason: string | null },
+    work: (tx: ItemEditTransaction) => Promise<T>,
+  ): Promise<T> {
+    return itemTransaction(this.db, this.itemChanges, async (open) =>
+      work(new ItemEditTransaction(await open(projectId, { actorType: 'user', actor: who.actor }), who)),
+    );
   }
 
   /**
