@@ -1,6 +1,6 @@
-import { ItemChanges, MemoryItemAdminRepository, MemoryItemRepository } from '@memex/db';
+import { ItemChanges, MemoryItemAdminRepository } from '@memex/db';
 import { candidateItemSchema } from '@memex/enrichment';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentWorkerModule, WindowWriter } from '../../apps/enrichment-worker/src';
 import { rawEvent, storeEvents } from '../support/events';
 import { useTestApp } from '../support/use-test-app';
 
@@ -115,18 +115,19 @@ describe('the item writer', () => {
     };
     const listening = heard();
     const write = (cursor: number, facts: string) =>
-      ctx.server.app.get(MemoryItemRepository).applyWindow({
-        projectId: ctx.project.projectId,
-        sessionId,
-        expectedCursor: cursor,
-        newCursor: cursor + 1,
-        items: [{ ...item, candidate: { ...item.candidate, facts } }],
-        windowEndedAt: new Date(),
-        actor: 'enrichment:test',
-        runId: `run-${cursor}`,
-        sessionCap: 15,
-        retracted: [],
-      });
+      ctx.server.app.get(WindowWriter).write(
+        {
+          projectId: ctx.project.projectId,
+          sessionId,
+          expectedCursor: cursor,
+          newCursor: cursor + 1,
+          windowEndedAt: new Date(),
+          actor: 'enrichment:test',
+          runId: `run-${cursor}`,
+        },
+        [{ ...item, candidate: { ...item.candidate, facts } }],
+        { retracted: [], sessionCap: 15 },
+      );
     await write(0, 'Every amount is stored as integer cents.');
     await write(1, 'Every amount is stored as integer cents.');
     listening.stop();

@@ -1,6 +1,5 @@
-import { MemoryItemRepository } from '@memex/db';
 import { candidateItemSchema, type VerifiedItem } from '@memex/enrichment';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentWorkerModule, WindowWriter } from '../../apps/enrichment-worker/src';
 import { rawEvent, storeEvents } from '../support/events';
 import { useTestApp } from '../support/use-test-app';
 
@@ -38,18 +37,19 @@ async function session(
     id,
     write: async (items, cap = 15) => {
       cursor += 1;
-      return ctx.server.app.get(MemoryItemRepository).applyWindow({
-        projectId: ctx.project.projectId,
-        sessionId: id,
-        expectedCursor: cursor - 1,
-        newCursor: cursor,
+      return ctx.server.app.get(WindowWriter).write(
+        {
+          projectId: ctx.project.projectId,
+          sessionId: id,
+          expectedCursor: cursor - 1,
+          newCursor: cursor,
+          windowEndedAt: new Date(),
+          actor: 'enrichment:test',
+          runId: `run-${name}-${cursor}`,
+        },
         items,
-        windowEndedAt: new Date(),
-        actor: 'enrichment:test',
-        runId: `run-${name}-${cursor}`,
-        sessionCap: cap,
-        retracted: [],
-      });
+        { retracted: [], sessionCap: cap },
+      );
     },
   };
 }

@@ -8,6 +8,7 @@ import { SyncEmbeddingsHandler } from './embeddings/sync-embeddings.handler';
 import { EnrichSessionHandler } from './enrich-session.handler';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { EnrichmentService } from './enrichment.service';
+import { WindowWriter } from './window-writer';
 import { ModelReader } from './model-reader';
 
 /** Turns a session's raw events into verified, deduplicated memory items, and keeps their embeddings current. */
@@ -15,12 +16,13 @@ import { ModelReader } from './model-reader';
   imports: [RetrievalModule],
   providers: [
     EnrichmentService,
+    WindowWriter,
     ModelReader,
     EnrichmentMetrics,
     EmbeddingSyncService,
     EmbeddingPoller,
     ...queueWorkerProviders([QUEUES.enrichment, QUEUES.embedding], [EnrichSessionHandler, SyncEmbeddingsHandler]),
   ],
-  exports: [EnrichmentService],
+  exports: [EnrichmentService, WindowWriter],
 })
 export class EnrichmentWorkerModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import { EnrichmentRepository, MemoryItemRepository, NO_COUNTS, WINDOW_COUNTS, type WindowCounts } from '@memex/db';
+import { EnrichmentRepository, MemoryItemRepository } from '@memex/db';
 import {
   EvidenceIndex,
   currentTurn,
@@ -12,9 +12,13 @@ import {
   type EngineOutput,
   type RejectReason,
   type VerifiedItem,
+  type WindowCounts,
+  NO_COUNTS,
+  WINDOW_COUNTS,
 } from '@memex/enrichment';
 import { CONFIG } from '@memex/server';
 import { EnrichmentMetrics } from './enrichment.metrics';
+import { WindowWriter } from './window-writer';
 import { ModelReader, type Fallback } from './model-reader';
 
 export interface EnrichmentReport extends WindowCounts {
@@ -50,6 +54,7 @@ export class EnrichmentService {
   constructor(
     private readonly store: EnrichmentRepository,
     private readonly items: MemoryItemRepository,
+    private readonly windows: WindowWriter,
     private readonly models: ModelReader,
     private readonly metrics: EnrichmentMetrics,
     @Inject(CONFIG) private readonly config: Config,
@@ -108,18 +113,19 @@ export class EnrichmentService {
       }
 
       const last = window[window.length - 1]!;
-      const applied = await this.items.applyWindow({
-        projectId,
-        sessionId,
-        expectedCursor: session.cursor,
-        newCursor: last.seq,
-        items: verified,
-        windowEndedAt: last.timestamp,
-        actor: `enrichment:${read.engine}`,
-        runId,
-        sessionCap: this.config.ENRICHMENT_SESSION_ITEMS,
-        retracted: output.retracted ?? [],
-      });
+      const applied = await this.windows.write(
+        {
+          projectId,
+          sessionId,
+          expectedCursor: session.cursor,
+          newCursor: last.seq,
+          windowEndedAt: last.timestamp,
+          actor: `enrichment:${read.engine}`,
+          runId,
+        },
+        verified,
+        { retracted: output.retracted ?? [], sessionCap: this.config.ENRICHMENT_SESSION_ITEMS },
+      );
       if (applied.raced) {
         report.raced += 1;
         continue;

@@ -1,2 +1,3 @@
 export * from './enrichment-worker.module';
 export * from './enrichment.service';
+export * from './window-writer';

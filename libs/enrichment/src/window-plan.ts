@@ -18,6 +18,29 @@ export type WindowStep =
   | { action: 'supersede'; item: VerifiedItem; target: string }
   | { action: 'reinforce'; item: VerifiedItem; target: string; confidence: number };
 
+/** What a window's write did to the store, item by item. */
+export interface WindowCounts {
+  created: number;
+  reinforced: number;
+  superseded: number;
+  /** New items the session had no room for, and held items they displaced (archived). */
+  capped: number;
+  displaced: number;
+  /** Items archived because the person rejected the conclusion they rest on. */
+  retracted: number;
+}
+
+export const NO_COUNTS: Readonly<WindowCounts> = {
+  created: 0,
+  reinforced: 0,
+  superseded: 0,
+  capped: 0,
+  displaced: 0,
+  retracted: 0,
+};
+
+export const WINDOW_COUNTS = Object.keys(NO_COUNTS) as Array<keyof WindowCounts>;
+
 export interface WindowPlan {
   /** In the order the window first named each dedup hint; creates the cap had no room for are left out. */
   steps: WindowStep[];

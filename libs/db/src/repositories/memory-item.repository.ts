@@ -6,75 +6,68 @@ import {
   distinctSpans,
   newId,
   transition,
+  type EvidenceSpan,
   type ItemStatus,
   type ItemType,
 } from '@memex/domain';
-import {
-  planWindow,
-  restsOnRejected,
-  salienceOf,
-  type ExistingHint,
-  type StoredItem,
-  type VerifiedItem,
-} from '@memex/enrichment';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { ItemChanges } from './item-changes';
-import { ItemWriter, itemTransaction } from './item-writer';
+import { itemTransaction, type ItemWriter } from './item-writer';
+import type { HistoryActor } from './item-history';
 
-export interface WindowWrite {
+/** Where a window's items come from, and the cursor that proves no other run wrote it. */
+export interface WindowRef {
   projectId: string;
   sessionId: string;
-  /** The cursor the window was read at; the write is dropped if it has moved since. */
+  /** The cursor the window was read at; nothing is written if it has moved since. */
   expectedCursor: number;
   newCursor: number;
-  items: VerifiedItem[];
   /** When the window's events ended: the time of resolution of items seen resolved. */
   windowEndedAt: Date;
   actor: string;
   runId: string;
-  /** The most extracted items a session keeps (0: no limit). */
-  sessionCap: number;
-  /** Events whose conclusions the person rejected: the session's items resting on them alone are archived. */
-  retracted: readonly string[];
 }
 
-/** What a window's write did to the store, item by item. */
-export interface WindowCounts {
-  created: number;
-  reinforced: number;
-  superseded: number;
-  /** New items the session had no room for, and held items they displaced (archived). */
-  capped: number;
-  displaced: number;
-  /** Items archived because the person rejected the conclusion they rest on. */
-  retracted: number;
+/** A live item of the project sharing a dedup hint with the window, as the merge rules judge it. */
+export interface LiveItem {
+  id: string;
+  type: ItemType;
+  status: ItemStatus;
+  facts: string;
+  confidence: number;
 }
 
-export const NO_COUNTS: Readonly<WindowCounts> = {
-  created: 0,
-  reinforced: 0,
-  superseded: 0,
-  capped: 0,
-  displaced: 0,
-  retracted: 0,
-};
-
-export const WINDOW_COUNTS = Object.keys(NO_COUNTS) as Array<keyof WindowCounts>;
-
-export type WindowResult = { raced: true } | ({ raced: false; itemIds: string[] } & WindowCounts);
+/** What a new or reinforcing item says, as the enrichment service decided it. */
+export interface WindowItem {
+  type: ItemType;
+  title: string;
+  facts: string;
+  rationale: string | null;
+  impact: string | null;
+  files: string[];
+  tags: string[];
+  schemaKey: string;
+  dedupHint: string;
+  commitRange: string | null;
+  importance: number;
+  confidence: number;
+  salience: number;
+  resolved: boolean;
+  spans: EvidenceSpan[];
+}
 
 type Row = Selectable<MemoryItemsTable>;
 
-function existingOf(row: Row): StoredItem {
-  return {
-    id: row.id,
-    type: row.type as ItemType,
-    status: row.status as ItemStatus,
-    facts: row.facts,
-    confidence: row.confidence,
-  };
-}
+const liveOf = (row: Row): LiveItem => ({
+  id: row.id,
+  type: row.type as ItemType,
+  status: row.status as ItemStatus,
+  facts: row.facts,
+  confidence: row.confidence,
+});
+
+const RESOLVABLE = new Set(['BugFix', 'Todo']);
 
 @Injectable()
 export class MemoryItemRepository {
@@ -84,7 +77,10 @@ export class MemoryItemRepository {
   ) {}
 
   /** Hints of the project's live items, most recently updated first. */
-  async liveHints(projectId: string, limit: number): Promise<ExistingHint[]> {
+  async liveHints(
+    projectId: string,
+    limit: number,
+  ): Promise<Array<{ dedupHint: string; type: string; title: string }>> {
     const rows = await this.db
       .selectFrom('memory_items')
       .select(['dedup_hint', 'type', 'title'])
@@ -103,206 +99,196 @@ export class MemoryItemRepository {
   }
 
   /**
-   * Writes one enriched window in one transaction: items (new, reinforced or superseding),
-   * their history, the session's cursor and the project's revision. Locking the session row
-   * and checking its cursor makes a second run of the same window write nothing; a
-   * per-project lock keeps two sessions from creating the same dedup hint at once.
+   * One enriched window in one transaction: whatever `work` writes through the
+   * `WindowTransaction`, and the session's cursor. Locking the session row and checking its
+   * cursor makes a second run of the same window write nothing (`raced`); the project's item
+   * lock keeps two sessions from creating the same dedup hint at once.
    */
-  async applyWindow(write: WindowWrite): Promise<WindowResult> {
+  async window<T>(
+    ref: WindowRef,
+    work: (tx: WindowTransaction) => Promise<T>,
+  ): Promise<{ raced: true } | { raced: false; value: T }> {
     return itemTransaction(this.db, this.changes, async (open, trx) => {
       const session = await trx
         .selectFrom('sessions')
         .select('enrichment_cursor')
-        .where('id', '=', write.sessionId)
+        .where('id', '=', ref.sessionId)
         .forUpdate()
         .executeTakeFirst();
-      if (!session || session.enrichment_cursor !== write.expectedCursor) return { raced: true };
-
-      // Opened only when the window has something to write: a window of nothing takes no project lock.
-      const actor = { actorType: 'worker', actor: write.actor, runId: write.runId } as const;
-      let opened: ItemWriter | undefined;
-      const writer = async () => (opened ??= await open(write.projectId, actor));
-      const counts: WindowCounts = { ...NO_COUNTS };
-      const itemIds: string[] = [];
-      if (write.retracted.length > 0) counts.retracted = await this.retract(await writer(), write);
-      if (write.items.length > 0) {
-        const w = await writer();
-        const live = await this.liveByHint(trx, write.projectId, [
-          ...new Set(write.items.map((i) => i.candidate.dedupHint)),
-        ]);
-        const plan = planWindow({
-          items: write.items,
-          live: new Map([...live].map(([hint, row]) => [hint, existingOf(row)])),
-          held: await this.sessionSaliences(trx, write.projectId, write.sessionId),
-          cap: write.sessionCap,
-        });
-        const rows = new Map([...live.values()].map((r) => [r.id, r]));
-        counts.capped = plan.capped;
-        for (const id of plan.displaced) if (await this.displace(w, id, write)) counts.displaced += 1;
-        for (const step of plan.steps) {
-          if (step.action === 'reinforce') {
-            const row = await this.reinforce(w, rows.get(step.target)!, step.item, step.confidence, write);
-            itemIds.push(row.id);
-            counts.reinforced += 1;
-            continue;
-          }
-          const row = await this.insert(w, step.item, write);
-          if (step.action === 'supersede' && (await this.supersede(w, rows.get(step.target)!, row.id))) {
-            counts.superseded += 1;
-          }
-          itemIds.push(row.id);
-          counts.created += 1;
-        }
-      }
-
+      if (!session || session.enrichment_cursor !== ref.expectedCursor) return { raced: true as const };
+      const actor: HistoryActor = { actorType: 'worker', actor: ref.actor, runId: ref.runId };
+      const value = await work(new WindowTransaction(trx, ref, () => open(ref.projectId, actor)));
       await trx
         .updateTable('sessions')
-        .set({ enrichment_cursor: write.newCursor })
-        .where('id', '=', write.sessionId)
+        .set({ enrichment_cursor: ref.newCursor })
+        .where('id', '=', ref.sessionId)
         .execute();
-      return { raced: false, ...counts, itemIds };
+      return { raced: false as const, value };
     });
   }
+}
 
-  private async liveByHint(trx: Transaction<DB>, projectId: string, hints: string[]): Promise<Map<string, Row>> {
-    const rows = await trx
+/**
+ * The reads, locks and writes of one enrichment window. The project's item lock is taken by
+ * the first read of items (a window of nothing takes none); rows read here stay locked until
+ * the window commits.
+ */
+export class WindowTransaction {
+  private writer: ItemWriter | undefined;
+  private readonly rows = new Map<string, Row>();
+
+  constructor(
+    private readonly trx: Transaction<DB>,
+    private readonly ref: WindowRef,
+    private readonly open: () => Promise<ItemWriter>,
+  ) {}
+
+  /** The project's live item for each hint, newest winning, locked. */
+  async liveByHint(hints: readonly string[]): Promise<Map<string, LiveItem>> {
+    await this.lockItems();
+    const rows = await this.trx
       .selectFrom('memory_items')
       .selectAll()
-      .where('project_id', '=', projectId)
-      .where('dedup_hint', 'in', hints)
+      .where('project_id', '=', this.ref.projectId)
+      .where('dedup_hint', 'in', [...hints])
       .where('status', 'in', ['active', 'stale'])
       .orderBy('updated_at', 'asc')
       .forUpdate()
       .execute();
+    for (const row of rows) this.rows.set(row.id, row);
     // Newest last, so it wins the map.
-    return new Map(rows.map((r) => [r.dedup_hint!, r]));
+    return new Map(rows.map((r) => [r.dedup_hint!, liveOf(r)]));
   }
 
-  /** The session's extracted live items, as the session cap weighs them. */
-  private async sessionSaliences(
-    trx: Transaction<DB>,
-    projectId: string,
-    sessionId: string,
-  ): Promise<Array<{ id: string; salience: number }>> {
-    const rows = await trx
-      .selectFrom('memory_items')
+  /** The session's live extracted items, as the session cap weighs them, locked. */
+  async held(): Promise<Array<{ id: string; salience: number }>> {
+    await this.lockItems();
+    const rows = await this.sessionItems()
       .select(['id', 'salience'])
-      .where('project_id', '=', projectId)
-      .where('session_id', '=', sessionId)
-      .where('salience', 'is not', null)
-      .where('status', 'in', ['active', 'stale'])
       .orderBy('created_at', 'asc')
       .forUpdate()
       .execute();
     return rows.map((r) => ({ id: r.id, salience: r.salience! }));
   }
 
-  /** An item more salient new ones pushed out of its session's few: archived, so search still finds it. */
-  private displace(writer: ItemWriter, id: string, write: WindowWrite): Promise<boolean> {
-    return this.archive(writer, id, `displaced by more salient items of its session (it keeps ${write.sessionCap})`);
-  }
-
-  /** The session's extracted live items resting on a conclusion the person rejected, archived. */
-  private async retract(writer: ItemWriter, write: WindowWrite): Promise<number> {
-    const rows = await writer.trx
-      .selectFrom('memory_items')
+  /** The session's live extracted items whose evidence quotes any of these events, with their spans. */
+  async quoting(eventIds: readonly string[]): Promise<Array<{ id: string; spans: EvidenceSpan[] }>> {
+    await this.lockItems();
+    const rows = await this.sessionItems()
       .select(['id', 'evidence_spans'])
-      .where('project_id', '=', write.projectId)
-      .where('session_id', '=', write.sessionId)
-      .where('salience', 'is not', null)
-      .where('status', 'in', ['active', 'stale'])
-      .where(sql<boolean>`evidence_refs && ${sql.val([...write.retracted])}::text[]`)
+      .where(sql<boolean>`evidence_refs && ${sql.val([...eventIds])}::text[]`)
       .execute();
-    const rejected = new Set(write.retracted);
-    let archived = 0;
-    for (const { id } of rows.filter((r) => restsOnRejected(r.evidence_spans, rejected))) {
-      if (await this.archive(writer, id, 'the person rejected the conclusion it rests on in the next prompt')) {
-        archived += 1;
-      }
-    }
-    return archived;
+    return rows.map((r) => ({ id: r.id, spans: r.evidence_spans }));
   }
 
-  private async archive(writer: ItemWriter, id: string, reason: string): Promise<boolean> {
-    const before = await writer.trx
+  /** Archives a live item (false when the lifecycle no longer allows it). */
+  async archive(id: string, reason: string): Promise<boolean> {
+    const writer = await this.lockItems();
+    const before = await this.trx
       .selectFrom('memory_items')
       .selectAll()
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (!transition(before.status as ItemStatus, 'archived').ok) return false;
-    await writer.update(before, { status: 'archived' }, 'archived', reason);
+    this.rows.set(id, await writer.update(before, { status: 'archived' }, 'archived', reason));
     return true;
   }
 
-  private insert(writer: ItemWriter, item: VerifiedItem, write: WindowWrite): Promise<Row> {
-    const c = item.candidate;
-    const resolvable = c.type === 'BugFix' || c.type === 'Todo';
-    return writer.insert(
+  async create(item: WindowItem): Promise<string> {
+    const writer = await this.lockItems();
+    const row = await writer.insert(
       {
-        type: c.type,
-        title: c.title,
-        facts: c.facts,
-        rationale: c.rationale,
-        impact: c.impact,
-        files: c.files,
-        schema_key: c.schemaKey,
-        commit_range: c.commitRange,
-        confidence: c.confidence,
+        type: item.type,
+        title: item.title,
+        facts: item.facts,
+        rationale: item.rationale,
+        impact: item.impact,
+        files: item.files,
+        schema_key: item.schemaKey,
+        commit_range: item.commitRange,
+        confidence: item.confidence,
         status: 'active',
         evidence_refs: [...new Set(item.spans.map((s) => s.eventId))],
         evidence_spans: JSON.stringify(item.spans),
-        dedup_hint: c.dedupHint,
-        tags: c.tags,
-        importance: c.importance,
-        salience: salienceOf(c),
-        session_id: write.sessionId,
-        resolved_at: resolvable && c.resolved ? write.windowEndedAt : null,
+        dedup_hint: item.dedupHint,
+        tags: item.tags,
+        importance: item.importance,
+        salience: item.salience,
+        session_id: this.ref.sessionId,
+        resolved_at: RESOLVABLE.has(item.type) && item.resolved ? this.ref.windowEndedAt : null,
       },
-      `extracted by ${write.actor}`,
+      `extracted by ${this.ref.actor}`,
     );
+    this.rows.set(row.id, row);
+    return row.id;
   }
 
-  private reinforce(
-    writer: ItemWriter,
-    target: Row,
-    item: VerifiedItem,
-    confidence: number,
-    write: WindowWrite,
-  ): Promise<Row> {
-    const c = item.candidate;
+  /** The item read by `liveByHint` said again: newer words, the evidence and files of both, more confidence. */
+  async reinforce(id: string, item: WindowItem, confidence: number): Promise<string> {
+    const writer = await this.lockItems();
+    const target = this.locked(id);
     const status = target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status;
     const spans = distinctSpans([...target.evidence_spans, ...item.spans]);
-    const resolvable = c.type === 'BugFix' || c.type === 'Todo';
-    return writer.update(
+    const row = await writer.update(
       target,
       {
-        facts: c.facts,
+        facts: item.facts,
         confidence,
         status,
-        files: [...new Set([...target.files, ...c.files])].slice(0, ITEM_LIMITS.files),
+        files: [...new Set([...target.files, ...item.files])].slice(0, ITEM_LIMITS.files),
         evidence_refs: [...new Set([...target.evidence_refs, ...item.spans.map((s) => s.eventId)])],
         evidence_spans: JSON.stringify(spans.slice(-MAX_EVIDENCE_SPANS)),
         // The candidate never became an item of its own; its id records that it was merged here.
         merged_from: [...target.merged_from, newId()],
         // Said again, it is worth at least as much as the stronger of the two sayings.
-        salience: target.salience === null ? null : Math.max(target.salience, salienceOf(c)),
-        last_reinforced_at: write.windowEndedAt,
-        resolved_at: resolvable && c.resolved && !target.resolved_at ? write.windowEndedAt : target.resolved_at,
+        salience: target.salience === null ? null : Math.max(target.salience, item.salience),
+        last_reinforced_at: this.ref.windowEndedAt,
+        resolved_at:
+          RESOLVABLE.has(item.type) && item.resolved && !target.resolved_at
+            ? this.ref.windowEndedAt
+            : target.resolved_at,
       },
       'reinforced',
-      `same dedup hint ${c.dedupHint} seen again`,
+      `same dedup hint ${item.dedupHint} seen again`,
     );
+    this.rows.set(id, row);
+    return id;
   }
 
-  private async supersede(writer: ItemWriter, target: Row, newId_: string): Promise<boolean> {
+  /** The item read by `liveByHint` replaced by `by` (false when the lifecycle no longer allows it). */
+  async supersede(id: string, by: string): Promise<boolean> {
+    const writer = await this.lockItems();
+    const target = this.locked(id);
     if (!transition(target.status as ItemStatus, 'superseded').ok) return false;
-    await writer.update(
-      target,
-      { status: 'superseded', superseded_by: newId_ },
-      'superseded',
-      `replaced by ${newId_} (content changed)`,
+    this.rows.set(
+      id,
+      await writer.update(
+        target,
+        { status: 'superseded', superseded_by: by },
+        'superseded',
+        `replaced by ${by} (content changed)`,
+      ),
     );
     return true;
+  }
+
+  private async lockItems(): Promise<ItemWriter> {
+    return (this.writer ??= await this.open());
+  }
+
+  private locked(id: string): Row {
+    const row = this.rows.get(id);
+    if (!row) throw new Error(`item ${id} was not read in this window`);
+    return row;
+  }
+
+  private sessionItems() {
+    return this.trx
+      .selectFrom('memory_items')
+      .where('project_id', '=', this.ref.projectId)
+      .where('session_id', '=', this.ref.sessionId)
+      .where('salience', 'is not', null)
+      .where('status', 'in', ['active', 'stale']);
   }
 }
