@@ -1,0 +1,39 @@
+/** What the project's memory knows things by: files, code symbols, packages, error signatures, tasks. */
+export const ENTITY_KINDS = ['file', 'symbol', 'package', 'error', 'task'] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+/**
+ * How two entities are related: files edited in the same session, entities named by the same
+ * event, a task and the subtask it spawned.
+ */
+export const RELATION_KINDS = ['edited_with', 'co_occurs', 'has_subtask'] as const;
+export type RelationKind = (typeof RELATION_KINDS)[number];
+
+export interface EntityRef {
+  kind: EntityKind;
+  name: string;
+}
+
+/** An event as extraction reads it: the columns of a stored raw event. */
+export interface SourceEvent {
+  eventId: string;
+  type: string;
+  /** Epoch milliseconds. */
+  occurredAt: number;
+  content: string;
+  metadata: Record<string, unknown> | null;
+}
+
+/** An entity one event names; `edited` when the event changed the file. */
+export interface Mention extends EntityRef {
+  eventId: string;
+  edited?: boolean;
+}
+
+export interface RelationRef {
+  kind: RelationKind;
+  source: EntityRef;
+  target: EntityRef;
+}
+
+export const entityKey = (e: EntityRef): string => `${e.kind}:${e.name}`;
