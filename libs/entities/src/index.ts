@@ -7,3 +7,4 @@ export * from './relations';
 export * from './salience';
 export * from './task-frames';
 export * from './types';
+export * from './window';

@@ -37,3 +37,12 @@ export interface RelationRef {
 }
 
 export const entityKey = (e: EntityRef): string => `${e.kind}:${e.name}`;
+
+/**
+ * What an entity is looked up by: a file by its last path segment, anything else by its name,
+ * lower case, so a query naming `context-pack.ts` or `SearchService` finds it.
+ */
+export function lookupName(ref: EntityRef): string {
+  const name = ref.kind === 'file' ? ref.name.slice(ref.name.lastIndexOf('/') + 1) : ref.name;
+  return name.toLowerCase().slice(0, 200);
+}
