@@ -18,7 +18,7 @@ export function normaliseErrorLine(line: string): string {
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
     .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi, '<id>')
     .replace(/\b0x[0-9a-f]+\b/gi, '<id>')
-    .replace(/(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:\/[\w.@+[\]-]+){2,}\/?/g, '<path>')
+    .replace(/(?:[A-Za-z]:)?(?:~|\.{1,2}|[\w.@+-]+)?(?:\/[\w.@+[\]-]+){2,}\/?/g, '<path>')
     .replace(/\b[\w.-]+\/[\w./-]+\.[A-Za-z]{1,8}\b/g, '<path>')
     .replace(/(<path>)(?::\d+)+/g, '$1')
     .replace(/"[^"\n]{0,200}"|'[^'\n]{0,200}'/g, '"…"')
@@ -26,6 +26,25 @@ export function normaliseErrorLine(line: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, MAX_SIGNATURE);
+}
+
+/** Where an error is quoted inside prose: `TypeError: …`, `error[code]: …`, `fatal: …`. */
+const QUOTED_ERROR = /\b[A-Z]\w*(?:Error|Exception)\b:?|\b(?:error|fatal|panic)(?:\[[\w-]+\])?:/;
+
+/**
+ * The signature of an error a question quotes (`why do I get TypeError: x is undefined?`):
+ * from the error's name to the end of its sentence, or undefined when it quotes none.
+ */
+export function quotedErrorSignature(text: string): string | undefined {
+  const at = text.search(QUOTED_ERROR);
+  if (at < 0) return undefined;
+  const line = text
+    .slice(at)
+    .split('\n')[0]!
+    .replace(/[?!]+\s*$/, '')
+    .trim();
+  const signature = normaliseErrorLine(line);
+  return signature.length >= 6 ? signature : undefined;
 }
 
 /** The signature of an error's text, or undefined when no line reads as an error. */
