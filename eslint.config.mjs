@@ -1,5 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const moduleBoundaries = createRequire(import.meta.url)('./tools/eslint/module-boundaries.cjs');
+
+/** The libraries tagged layer:pure in their project.json (the one place the layering is declared). */
+const PURE_LIBS = readdirSync(join(import.meta.dirname, 'libs')).filter((name) => {
+  try {
+    return JSON.parse(readFileSync(join(import.meta.dirname, 'libs', name, 'project.json'), 'utf8')).tags?.includes(
+      'layer:pure',
+    );
+  } catch {
+    return false;
+  }
+});
 
 const IO_MODULES = [
   'pg',
@@ -35,17 +51,7 @@ export default tseslint.config(
   },
   {
     // Pure logic: no I/O and no framework, so it is tested fast and exhaustively.
-    files: [
-      'libs/domain/**/*.ts',
-      'libs/config/**/*.ts',
-      'libs/enrichment/**/*.ts',
-      'libs/transcript/**/*.ts',
-      'libs/brain/**/*.ts',
-      'libs/hygiene/**/*.ts',
-      'libs/search/**/*.ts',
-      'libs/claude-hooks/**/*.ts',
-      'libs/redaction/**/*.ts',
-    ],
+    files: PURE_LIBS.map((name) => `libs/${name}/**/*.ts`),
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
@@ -58,8 +64,27 @@ export default tseslint.config(
     },
   },
   {
+    // Layers (see docs/ARCHITECTURE.md): apps compose features, features wire infrastructure
+    // and pure rules, nothing reaches into an app or across a project by relative path.
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],
+    plugins: { memex: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: { 'memex/module-boundaries': 'error' },
+  },
+  {
+    // The dashboard is bundled for the browser: it takes the domain's zod-free lists by file.
+    files: ['apps/dashboard/**/*.ts', 'apps/dashboard/**/*.tsx'],
+    rules: { 'memex/module-boundaries': ['error', { relativeInto: ['layer:pure'] }] },
+  },
+  {
     // Decorated Nest classes need their constructor parameter types at run time.
-    files: ['apps/**/*.ts', 'libs/server/**/*.ts', 'libs/db/**/*.ts', 'libs/retrieval/**/*.ts', 'libs/models/**/*.ts'],
+    files: [
+      'apps/**/*.ts',
+      'libs/feature-*/**/*.ts',
+      'libs/server/**/*.ts',
+      'libs/db/**/*.ts',
+      'libs/retrieval/**/*.ts',
+      'libs/models/**/*.ts',
+    ],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
@@ -67,11 +92,15 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'no-console': 'off' },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       parserOptions: { projectService: false },
       globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' },
     },
+  },
+  {
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

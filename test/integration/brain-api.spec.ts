@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { BrainApiModule } from '../../apps/brain-api/src';
-import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { ProjectRepository } from '@memex/db';
 import { PRODUCER_REDIS } from '@memex/server';
 import { rawEvent, storeEvents } from '../support/events';

@@ -1,5 +1,5 @@
 import { BrainApiModule } from '../../apps/brain-api/src';
-import { EmbeddingSyncService } from '../../apps/enrichment-worker/src/embeddings/embedding-sync.service';
+import { EmbeddingSyncService } from '@memex/feature-enrichment';
 import { EmbeddingRepository, MemoryItemAdminRepository } from '@memex/db';
 import {
   EMBEDDER,

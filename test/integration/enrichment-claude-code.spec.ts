@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
-import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { ClaudeStandIn } from '../support/claude-standin';
 import { rawEvent, storeEvents } from '../support/events';
 import { modelAnswer } from '../support/scripted-llm';

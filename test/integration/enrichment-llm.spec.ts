@@ -1,4 +1,5 @@
-import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { OpenAiChat, forgetOutputModes } from '@memex/models';
 import { ProjectRepository } from '@memex/db';
 import { MODEL_OUTPUT_JSON_SCHEMA, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/enrichment';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { JOBS } from '@memex/queue';
 import { transcriptToEvents } from '@memex/transcript';

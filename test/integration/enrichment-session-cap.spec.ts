@@ -1,4 +1,5 @@
-import { EnrichmentService, EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { rawEvent, storeEvents } from '../support/events';
 import { useTestApp } from '../support/use-test-app';
 

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { EntityRepository, type EntityWindow } from '@memex/db';
 import { itemEntities, salience, windowEntities, type SourceEvent } from '@memex/entities';
-import { transcriptToEvents } from '@memex/transcript';
+import { fixtureEvents } from '../support/claude-code-fixtures';
 import { insertItem } from '../support/items';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -11,17 +9,6 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
 let database: TestDatabase;
 let store: EntityRepository;
 const LIVE = ['active', 'stale', 'review'];
-
-function sessionEvents(): SourceEvent[] {
-  const text = readFileSync(join(__dirname, '../fixtures/claude-code/fix-type-errors.jsonl'), 'utf8');
-  return transcriptToEvents(text).map((e) => ({
-    eventId: e.eventId,
-    type: e.type,
-    occurredAt: Date.parse(e.timestamp),
-    content: e.content,
-    metadata: e.metadata ?? null,
-  }));
-}
 
 function asWindow(events: SourceEvent[], edited: string[]): EntityWindow {
   const found = windowEntities(events, edited);
@@ -53,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 describe('the entity store', () => {
-  const events = sessionEvents();
+  const events = fixtureEvents('fix-type-errors.jsonl');
 
   it('records a session once however many times its windows are read, weights counting sessions', async () => {
     const half = Math.floor(events.length / 2);

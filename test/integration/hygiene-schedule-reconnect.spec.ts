@@ -1,5 +1,5 @@
 import { HygieneWorkerModule } from '../../apps/hygiene-worker/src';
-import { HYGIENE_SCHEDULER_ID } from '../../apps/hygiene-worker/src/hygiene.scheduler';
+import { HYGIENE_SCHEDULER_ID } from '@memex/feature-hygiene';
 import { QUEUES } from '@memex/queue';
 import { openQueue, purgeQueuePrefix } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';

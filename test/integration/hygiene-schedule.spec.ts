@@ -1,5 +1,5 @@
 import { HygieneWorkerModule } from '../../apps/hygiene-worker/src';
-import { HYGIENE_SCHEDULER_ID } from '../../apps/hygiene-worker/src/hygiene.scheduler';
+import { HYGIENE_SCHEDULER_ID } from '@memex/feature-hygiene';
 import { ProjectRepository } from '@memex/db';
 import { newId } from '@memex/domain';
 import { QUEUES } from '@memex/queue';

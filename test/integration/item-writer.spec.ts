@@ -1,6 +1,7 @@
 import { ItemChanges, MemoryItemAdminRepository } from '@memex/db';
 import { candidateItemSchema } from '@memex/enrichment';
-import { EnrichmentWorkerModule, WindowWriter } from '../../apps/enrichment-worker/src';
+import { WindowWriter } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { rawEvent, storeEvents } from '../support/events';
 import { useTestApp } from '../support/use-test-app';
 

@@ -100,7 +100,7 @@ describe.each([
         title,
         facts: `Hygiene passes take a Postgres advisory lock per project so two never overlap (${marker}).`,
         rationale: 'Replicas of the worker must not apply one project twice.',
-        files: ['apps/hygiene-worker/src/hygiene-pass.service.ts'],
+        files: ['libs/feature-hygiene/src/hygiene-pass.service.ts'],
         quotes: [`take a Postgres advisory lock per project so two never overlap (${marker})`],
       },
     });

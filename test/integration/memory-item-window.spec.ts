@@ -1,5 +1,6 @@
 import { candidateItemSchema, type VerifiedItem } from '@memex/enrichment';
-import { EnrichmentWorkerModule, WindowWriter } from '../../apps/enrichment-worker/src';
+import { WindowWriter } from '@memex/feature-enrichment';
+import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { rawEvent, storeEvents } from '../support/events';
 import { useTestApp } from '../support/use-test-app';
 

@@ -1,6 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import IORedis from 'ioredis';
-import { EnqueueReconciler, IngestApiModule } from '../../apps/ingest-api/src';
+import { EnqueueReconciler } from '@memex/feature-events';
+import { IngestApiModule } from '../../apps/ingest-api/src';
 import { QUEUES } from '@memex/queue';
 import { TEST_REDIS_URL } from '../support/test-app';
 import { event, request } from '../support/http';

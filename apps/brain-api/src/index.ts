@@ -1,2 +1,1 @@
 export * from './brain-api.module';
-export * from './brain.service';

@@ -1,3 +1,1 @@
 export * from './enrichment-worker.module';
-export * from './enrichment.service';
-export * from './window-writer';

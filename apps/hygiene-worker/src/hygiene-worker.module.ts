@@ -1,19 +1,6 @@
 import { Module } from '@nestjs/common';
-import { QUEUES } from '@memex/queue';
-import { queueWorkerProviders } from '@memex/server';
-import { HygienePassHandler } from './hygiene-pass.handler';
-import { HygienePassService } from './hygiene-pass.service';
-import { HygieneSweepHandler } from './hygiene-sweep.handler';
-import { HygieneMetrics } from './hygiene.metrics';
-import { HygieneScheduler } from './hygiene.scheduler';
+import { HygienePassesModule } from '@memex/feature-hygiene';
 
-/** Scheduled and on-demand hygiene passes: lifecycle moves, duplicate and quality proposals. */
-@Module({
-  providers: [
-    HygienePassService,
-    HygieneMetrics,
-    HygieneScheduler,
-    ...queueWorkerProviders([QUEUES.hygiene], [HygienePassHandler, HygieneSweepHandler]),
-  ],
-})
+/** The hygiene worker: scheduled and on-demand passes. */
+@Module({ imports: [HygienePassesModule] })
 export class HygieneWorkerModule {}

@@ -1,2 +1,1 @@
-export * from './enqueue-reconciler';
 export * from './ingest-api.module';

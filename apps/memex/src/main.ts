@@ -1,23 +1,33 @@
 import 'reflect-metadata';
 import { join, resolve } from 'node:path';
-import { BrainApiModule } from '../../brain-api/src';
-import { EnrichmentWorkerModule } from '../../enrichment-worker/src';
-import { HygieneWorkerModule } from '../../hygiene-worker/src';
-import { IngestApiModule } from '../../ingest-api/src';
 import { ProjectRepository } from '@memex/db';
+import { BrainModule } from '@memex/feature-brain';
+import { EnrichmentModule } from '@memex/feature-enrichment';
+import { EventsModule } from '@memex/feature-events';
+import { HygienePassesModule, HygieneReviewModule } from '@memex/feature-hygiene';
+import { ItemsModule } from '@memex/feature-items';
+import { McpModule } from '@memex/feature-mcp';
+import { OperationsModule } from '@memex/feature-operations';
+import { SearchModule } from '@memex/feature-search';
 import { createHttpApp, prepareRuntime, rootModule, runMain } from '@memex/server';
 import { ensureLocalProject } from './local-project';
 
-/**
- * Every app in one process, for local use: `npm start`. Apps of later issues join the
- * module list as they land.
- */
+/** Every feature in one process, for local use: `npm start`. */
+const FEATURES = [
+  EventsModule,
+  EnrichmentModule,
+  HygienePassesModule,
+  BrainModule,
+  ItemsModule,
+  SearchModule,
+  McpModule,
+  HygieneReviewModule,
+  OperationsModule,
+];
+
 runMain(async (config) => {
   const applied = await prepareRuntime(config);
-  const app = await createHttpApp(
-    rootModule(config, [IngestApiModule, EnrichmentWorkerModule, HygieneWorkerModule, BrainApiModule]),
-    config,
-  );
+  const app = await createHttpApp(rootModule(config, FEATURES), config);
   await app.listen({ host: config.HOST, port: config.PORT });
 
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;

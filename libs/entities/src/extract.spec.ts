@@ -1,4 +1,4 @@
-import { fixtureEvents } from './fixtures.spec-helper';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
 import { mentionsOf, textEntities } from './extract';
 import { errorSignature } from './error-signature';
 import { installedPackages, manifestPackages, declaredSymbols } from './names';

@@ -1,4 +1,4 @@
-import { fixtureEvents } from './fixtures.spec-helper';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
 import { describePattern, errorOccurrences } from './patterns';
 import type { SourceEvent } from './types';
 

@@ -1,4 +1,4 @@
-import { fixtureEvents } from './fixtures.spec-helper';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
 import { taskStack } from './task-frames';
 import type { SourceEvent } from './types';
 

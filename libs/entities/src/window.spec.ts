@@ -1,4 +1,4 @@
-import { fixtureEvents } from './fixtures.spec-helper';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
 import { itemEntities, windowEntities } from './window';
 
 describe('windowEntities on a real session', () => {

@@ -11,9 +11,9 @@ import {
 } from '@memex/domain';
 import { DECISIONS_SHOWN, memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
 import { databaseUnavailable } from '@memex/server';
-import { BrainService } from '../brain.service';
-import { ManualItemService } from '../manual-items.service';
-import { SearchService } from '../search.service';
+import { BrainService } from '@memex/feature-brain';
+import { ManualItemService } from '@memex/feature-items';
+import { SearchService } from '@memex/feature-search';
 
 /** The JSON the HTTP API would send: dates as ISO strings. */
 function asJson<T>(value: unknown): T {

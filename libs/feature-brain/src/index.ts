@@ -1,0 +1,2 @@
+export * from './brain.module';
+export * from './brain.service';

@@ -1,0 +1,2 @@
+export * from './events.module';
+export * from './enqueue-reconciler';

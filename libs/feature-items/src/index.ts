@@ -1,0 +1,2 @@
+export * from './items.module';
+export * from './manual-items.service';

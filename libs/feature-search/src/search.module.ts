@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { RetrievalModule } from '@memex/retrieval';
+import { SearchController } from './search.controller';
+import { SearchService } from './search.service';
+
+/** Hybrid search over the memory and context packs that fit an assistant's budget. */
+@Module({
+  imports: [RetrievalModule],
+  controllers: [SearchController],
+  providers: [SearchService],
+  exports: [SearchService],
+})
+export class SearchModule {}
