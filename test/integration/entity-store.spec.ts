@@ -57,6 +57,9 @@ describe('the entity store', () => {
     expect(patterns).toHaveLength(1);
     expect(patterns[0]).toMatchObject({ occurrences: 2, sessions: 1 });
     expect(patterns[0]!.fixes).toEqual([expect.objectContaining({ summary: 'editing test/test_cache.py', count: 1 })]);
+    const fixIds = patterns[0]!.fixes[0]!.eventIds;
+    expect(fixIds.length).toBeGreaterThanOrEqual(2);
+    expect(events.find((e) => e.eventId === fixIds[fixIds.length - 1])?.content).toMatch(/All checks passed/);
 
     // A second session with the same failure counts it again, in another session.
     await store.recordWindow('p1', 's2', asWindow(events, []));

@@ -28,6 +28,8 @@ export interface TaskStack {
 const GOAL_CHARS = 300;
 const RESULT_CHARS = 400;
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+/** The tools whose calls a task stack is read from. */
+export const TASK_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate', 'Task', 'Agent'] as const;
 const TODO_LINE = /^- \[([ x~])\] (.+)$/;
 const STATUS: Record<string, TaskFrame['status']> = { x: 'complete', '~': 'active', ' ': 'pending' };
 const UPDATE_STATUS: Record<string, TaskFrame['status']> = {

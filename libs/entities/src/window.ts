@@ -1,7 +1,7 @@
 import { mentionsOf, textEntities } from './extract';
 import { errorOccurrences, type ErrorOccurrence } from './patterns';
 import { coOccurrences, editedTogether } from './relations';
-import { taskStack } from './task-frames';
+import { TASK_TOOLS, taskStack } from './task-frames';
 import { lookupName, type EntityRef, type Mention, type RelationRef, type SourceEvent } from './types';
 
 /** What a run of a session's events adds to the entity store. */
@@ -55,8 +55,8 @@ function subtasks(events: readonly SourceEvent[]): RelationRef[] {
   });
 }
 
-const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate', 'Task', 'Agent']);
-const isTaskTool = (event: SourceEvent) => event.type === 'tool_call' && TASK_TOOLS.has(String(event.metadata?.tool));
+const isTaskTool = (event: SourceEvent) =>
+  event.type === 'tool_call' && (TASK_TOOLS as readonly string[]).includes(String(event.metadata?.tool));
 
 /** The entities an item names: its files, and the files and symbols in its text. */
 export function itemEntities(item: {

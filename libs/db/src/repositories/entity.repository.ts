@@ -142,6 +142,50 @@ export class EntityRepository {
     });
   }
 
+  /**
+   * The events a session's task stack is read from (libs/entities taskStack), oldest first:
+   * its first prompt, and the calls of the task tools with their results.
+   */
+  async taskEvents(
+    projectId: string,
+    sessionId: string,
+    tools: readonly string[],
+    limit: number,
+  ): Promise<
+    Array<{
+      eventId: string;
+      type: string;
+      occurredAt: Date;
+      content: string;
+      metadata: Record<string, unknown> | null;
+    }>
+  > {
+    const { rows } = await sql<{
+      eventId: string;
+      type: string;
+      occurredAt: Date;
+      content: string;
+      metadata: Record<string, unknown> | null;
+    }>`
+      (select event_id as "eventId", type, occurred_at as "occurredAt", content, metadata, seq
+         from raw_events where project_id = ${projectId} and session_id = ${sessionId} and type = 'prompt'
+        order by seq limit 1)
+      union all
+      (select * from (
+         select event_id, type, occurred_at, content, metadata, seq
+           from raw_events
+          where project_id = ${projectId} and session_id = ${sessionId} and metadata->>'tool' = any(${[...tools]}::text[])
+          order by seq desc limit ${limit}) latest)
+      order by seq`.execute(this.db);
+    return rows.map(({ eventId, type, occurredAt, content, metadata }) => ({
+      eventId,
+      type,
+      occurredAt,
+      content,
+      metadata,
+    }));
+  }
+
   /** Files the session has edited, as recorded so far. */
   async sessionEditedFiles(projectId: string, sessionId: string): Promise<string[]> {
     const { rows } = await sql<{ name: string }>`
@@ -315,7 +359,7 @@ export class EntityRepository {
        limit ${limit}`.execute(this.db);
     if (rows.length === 0) return [];
     const { rows: fixes } = await sql<{ signature: string; fix: string; count: number; eventIds: string[] }>`
-      select signature, fix, count(*)::int as count, (array_agg(fix_event_ids order by occurred_at desc))[1] as "eventIds"
+      select signature, fix, count(*)::int as count, (array_agg(array_to_json(fix_event_ids) order by occurred_at desc))[1] as "eventIds"
         from error_occurrences
        where project_id = ${projectId} and signature = any(${rows.map((r) => r.signature)}::text[]) and fix is not null
        group by signature, fix

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { EntityRepository, SessionRepository, type EntityRow } from '@memex/db';
+import { TASK_TOOLS, salience, taskStack, type TaskStack } from '@memex/entities';
+import type { PackEntity, PackPattern, PackRelation, QuerySignals } from '@memex/search';
+
+/** Entities a pack looks at: those the query names, and the project's most salient. */
+const NAMED_ENTITIES = 20;
+const SALIENT_ENTITIES = 10;
+const RELATIONS = 30;
+const PATTERNS = 5;
+/** Keywords shorter than this match too many error signatures to mean anything. */
+const PATTERN_WORD = 4;
+const TASK_EVENTS = 500;
+
+export interface EntitySources {
+  entities: PackEntity[];
+  relations: PackRelation[];
+  patterns: PackPattern[];
+  /** Ids of the entities the query named, for the items that name them. */
+  named: number[];
+}
+
+export interface SourceFilters {
+  statuses: readonly string[];
+  since?: number;
+  entityTypes?: readonly string[];
+  exclude: ReadonlySet<string>;
+}
+
+/** The sources of a context pack beyond search: the entity store and a session's task stack. */
+@Injectable()
+export class PackSources {
+  constructor(
+    private readonly store: EntityRepository,
+    private readonly sessions: SessionRepository,
+  ) {}
+
+  async entities(
+    projectId: string,
+    signals: QuerySignals,
+    depthLimit: number,
+    filters: SourceFilters,
+    now: number,
+  ): Promise<EntitySources> {
+    const kindOk = (kind: string) => !filters.entityTypes || filters.entityTypes.includes(kind);
+    const fresh = (at: Date) => filters.since === undefined || at.getTime() >= filters.since;
+    const words = signals.keywords.filter((k) => k.length >= PATTERN_WORD);
+    const [named, salient, patterns] = await Promise.all([
+      this.store.findByNames(projectId, signals.mentionedEntities, filters.statuses, NAMED_ENTITIES),
+      this.store.salient(projectId, filters.statuses, SALIENT_ENTITIES, filters.entityTypes),
+      this.store.patterns(projectId, signals.errorSignatures, words, PATTERNS),
+    ]);
+    const namedIds = new Set(named.map((e) => e.id));
+    const rows = [...new Map([...named, ...salient].map((e) => [e.id, e])).values()].filter(
+      (e) => kindOk(e.kind) && fresh(e.lastSeenAt) && !filters.exclude.has(String(e.id)),
+    );
+    const relations = await this.store.traverse(projectId, [...namedIds], depthLimit, RELATIONS);
+    return {
+      entities: rows.map((e) => toPackEntity(e, namedIds.has(e.id), now)),
+      relations: relations
+        .filter((r) => kindOk(r.source.kind) && kindOk(r.target.kind))
+        .map((r) => ({ kind: r.kind, weight: r.weight, depth: r.depth, source: r.source, target: r.target })),
+      patterns: patterns
+        .filter((p) => fresh(p.lastSeenAt) && !filters.exclude.has(p.signature))
+        .map((p) => ({
+          ...p,
+          lastSeenAt: p.lastSeenAt.getTime(),
+          match: signals.errorSignatures.includes(p.signature)
+            ? 1
+            : words.filter((w) => p.signature.toLowerCase().includes(w)).length / Math.max(1, words.length),
+        })),
+      named: [...namedIds],
+    };
+  }
+
+  /** Items naming the entities, most of them first: what the query's names point at. */
+  linkedItems(projectId: string, entityIds: number[], statuses: readonly string[], limit: number) {
+    return this.store.itemsNaming(projectId, entityIds, statuses, limit);
+  }
+
+  /** The task stack of a session, by the client's id for it; undefined for an unknown session. */
+  async stack(
+    projectId: string,
+    externalSessionId: string,
+  ): Promise<{ sessionId: string; stack: TaskStack } | undefined> {
+    const session = await this.sessions.findByExternalId(projectId, externalSessionId);
+    if (!session) return undefined;
+    const events = await this.store.taskEvents(projectId, session.id, TASK_TOOLS, TASK_EVENTS);
+    return {
+      sessionId: session.id,
+      stack: taskStack(events.map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() }))),
+    };
+  }
+}
+
+function toPackEntity(e: EntityRow, mentioned: boolean, now: number): PackEntity {
+  const lastSeenAt = e.lastSeenAt.getTime();
+  return {
+    entityId: String(e.id),
+    kind: e.kind,
+    name: e.name,
+    mentions: e.mentions,
+    itemMentions: e.itemMentions,
+    lastSeenAt,
+    salience: salience({ mentions: e.mentions, itemMentions: e.itemMentions, lastSeenAt }, now),
+    mentioned,
+  };
+}
