@@ -31,6 +31,7 @@ describe('taskStack', () => {
     // The todo in progress is the current frame; the finished subagent is below it, not beside.
     expect(stack.current).toBe(parent.id);
     expect(stack.path.map((f) => f.id)).toEqual(['root', parent.id]);
+    expect(stack.done.map((f) => f.id)).toEqual([agent.id]);
   });
 
   it('keeps an unanswered subagent as the current frame, and tracks TaskCreate/TaskUpdate', () => {

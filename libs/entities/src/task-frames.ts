@@ -21,8 +21,8 @@ export interface TaskStack {
   current: string;
   /** Root to current. */
   path: TaskFrame[];
-  /** Finished frames beside the current one (same parent): what the current work builds on. */
-  siblingsDone: TaskFrame[];
+  /** Finished frames beside the current one (same parent) or under it: what the current work builds on. */
+  done: TaskFrame[];
 }
 
 const GOAL_CHARS = 300;
@@ -154,8 +154,11 @@ export function taskStack(events: readonly SourceEvent[]): TaskStack {
   const current = active.reduce<TaskFrame>((best, f) => (f.depth >= best.depth ? f : best), root);
   const path: TaskFrame[] = [];
   for (let f: TaskFrame | undefined = current; f; f = f.parent ? byId.get(f.parent) : undefined) path.unshift(f);
-  const siblingsDone = frames.filter(
-    (f) => f.status === 'complete' && f.parent === (current.parent ?? 'root') && f.id !== current.id,
+  const done = frames.filter(
+    (f) =>
+      f.status === 'complete' &&
+      (f.parent === (current.parent ?? 'root') || f.parent === current.id) &&
+      f.id !== current.id,
   );
-  return { frames, current: current.id, path, siblingsDone };
+  return { frames, current: current.id, path, done };
 }

@@ -46,3 +46,8 @@ export function lookupName(ref: EntityRef): string {
   const name = ref.kind === 'file' ? ref.name.slice(ref.name.lastIndexOf('/') + 1) : ref.name;
   return name.toLowerCase().slice(0, 200);
 }
+
+/** A stored event row (occurredAt a Date) as extraction reads it. */
+export function asSourceEvent(row: Omit<SourceEvent, 'occurredAt'> & { occurredAt: Date }): SourceEvent {
+  return { ...row, occurredAt: row.occurredAt.getTime() };
+}

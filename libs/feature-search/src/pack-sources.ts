@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityRepository, SessionRepository, type EntityRow } from '@memex/db';
-import { TASK_TOOLS, salience, taskStack, type TaskStack } from '@memex/entities';
+import { EntityRepository, type EntityRow } from '@memex/db';
+import { TASK_TOOLS, asSourceEvent, salience, taskStack, type TaskStack } from '@memex/entities';
 import type { PackEntity, PackPattern, PackRelation, QuerySignals } from '@memex/search';
 
 /** Entities a pack looks at: those the query names, and the project's most salient. */
@@ -30,10 +30,7 @@ export interface SourceFilters {
 /** The sources of a context pack beyond search: the entity store and a session's task stack. */
 @Injectable()
 export class PackSources {
-  constructor(
-    private readonly store: EntityRepository,
-    private readonly sessions: SessionRepository,
-  ) {}
+  constructor(private readonly store: EntityRepository) {}
 
   async entities(
     projectId: string,
@@ -83,13 +80,8 @@ export class PackSources {
     projectId: string,
     externalSessionId: string,
   ): Promise<{ sessionId: string; stack: TaskStack } | undefined> {
-    const session = await this.sessions.findByExternalId(projectId, externalSessionId);
-    if (!session) return undefined;
-    const events = await this.store.taskEvents(projectId, session.id, TASK_TOOLS, TASK_EVENTS);
-    return {
-      sessionId: session.id,
-      stack: taskStack(events.map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() }))),
-    };
+    const found = await this.store.taskEvents(projectId, externalSessionId, TASK_TOOLS, TASK_EVENTS);
+    return found && { sessionId: found.sessionId, stack: taskStack(found.events.map(asSourceEvent)) };
   }
 }
 

@@ -305,6 +305,6 @@ function packStack(stack: TaskStack): PackStack {
   return {
     root: { id: root!.id, goal: root!.goal },
     path: path.map((f) => ({ id: f.id, goal: f.goal, status: f.status, ...(f.result ? { result: f.result } : {}) })),
-    done: stack.siblingsDone.map((f) => ({ id: f.id, goal: f.goal, ...(f.result ? { result: f.result } : {}) })),
+    done: stack.done.map((f) => ({ id: f.id, goal: f.goal, ...(f.result ? { result: f.result } : {}) })),
   };
 }

@@ -40,6 +40,14 @@ export interface EntityWindow {
   at: Date;
 }
 
+export interface TaskEventRow {
+  eventId: string;
+  type: string;
+  occurredAt: Date;
+  content: string;
+  metadata: Record<string, unknown> | null;
+}
+
 export interface EntityRow {
   id: number;
   kind: string;
@@ -144,46 +152,43 @@ export class EntityRepository {
 
   /**
    * The events a session's task stack is read from (libs/entities taskStack), oldest first:
-   * its first prompt, and the calls of the task tools with their results.
+   * its first prompt, and the latest calls of the task tools with their results. The session
+   * is named by the client's id for it; undefined when the project has no such session.
    */
   async taskEvents(
     projectId: string,
-    sessionId: string,
+    externalSessionId: string,
     tools: readonly string[],
     limit: number,
-  ): Promise<
-    Array<{
-      eventId: string;
-      type: string;
-      occurredAt: Date;
-      content: string;
-      metadata: Record<string, unknown> | null;
-    }>
-  > {
-    const { rows } = await sql<{
-      eventId: string;
-      type: string;
-      occurredAt: Date;
-      content: string;
-      metadata: Record<string, unknown> | null;
-    }>`
+  ): Promise<{ sessionId: string; events: TaskEventRow[] } | undefined> {
+    const session = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('external_id', '=', externalSessionId)
+      .executeTakeFirst();
+    if (!session) return undefined;
+    const { rows } = await sql<TaskEventRow & { seq: number }>`
       (select event_id as "eventId", type, occurred_at as "occurredAt", content, metadata, seq
-         from raw_events where project_id = ${projectId} and session_id = ${sessionId} and type = 'prompt'
+         from raw_events where session_id = ${session.id} and type = 'prompt'
         order by seq limit 1)
       union all
       (select * from (
          select event_id, type, occurred_at, content, metadata, seq
            from raw_events
-          where project_id = ${projectId} and session_id = ${sessionId} and metadata->>'tool' = any(${[...tools]}::text[])
+          where session_id = ${session.id} and metadata->>'tool' = any(${[...tools]}::text[])
           order by seq desc limit ${limit}) latest)
       order by seq`.execute(this.db);
-    return rows.map(({ eventId, type, occurredAt, content, metadata }) => ({
-      eventId,
-      type,
-      occurredAt,
-      content,
-      metadata,
-    }));
+    return {
+      sessionId: session.id,
+      events: rows.map(({ eventId, type, occurredAt, content, metadata }) => ({
+        eventId,
+        type,
+        occurredAt,
+        content,
+        metadata,
+      })),
+    };
   }
 
   /** Files the session has edited, as recorded so far. */
