@@ -12,6 +12,8 @@ export interface ErrorFix {
   summary: string;
   /** The edits and commands that made the fix, then the run that passed. */
   eventIds: string[];
+  /** The files the fix edited. */
+  files: string[];
 }
 
 export interface ErrorOccurrence {
@@ -52,7 +54,7 @@ export function errorOccurrences(events: readonly SourceEvent[]): ErrorOccurrenc
       const nextCommand = commandOf(next);
       if (next.type !== 'tool_call' && !isFailure(next) && nextCommand === command) {
         if (changeIds.length > 0) {
-          occurrence.fix = { summary: describeFix(files, ran), eventIds: [...changeIds, next.eventId] };
+          occurrence.fix = { summary: describeFix(files, ran), eventIds: [...changeIds, next.eventId], files };
         }
         return;
       }

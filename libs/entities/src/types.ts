@@ -4,9 +4,9 @@ export type EntityKind = (typeof ENTITY_KINDS)[number];
 
 /**
  * How two entities are related: files edited in the same session, entities named by the same
- * event, a task and the subtask it spawned.
+ * event, a task and the subtask it spawned, an error and the files whose edit fixed it.
  */
-export const RELATION_KINDS = ['edited_with', 'co_occurs', 'has_subtask'] as const;
+export const RELATION_KINDS = ['edited_with', 'co_occurs', 'has_subtask', 'fixed_by'] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 export interface EntityRef {

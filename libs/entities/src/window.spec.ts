@@ -39,3 +39,13 @@ describe('itemEntities', () => {
     ]);
   });
 });
+
+describe('fixed_by relations', () => {
+  it('ties the failure of the real session to the file whose edit fixed it', () => {
+    const found = windowEntities(fixtureEvents('fix-type-errors.jsonl'), []);
+    const fixed = found.relations.filter((r) => r.kind === 'fixed_by');
+    expect(fixed).toHaveLength(1);
+    expect(fixed[0]!.source.kind).toBe('error');
+    expect(fixed[0]!.target).toEqual({ kind: 'file', name: 'test/test_cache.py', base: 'test_cache.py' });
+  });
+});

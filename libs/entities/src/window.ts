@@ -24,17 +24,30 @@ export function windowEntities(events: readonly SourceEvent[], editedInSession: 
   const mentions = byEvent.flatMap(({ event, mentions }) =>
     mentions.map((m) => ({ ...withBase(m), occurredAt: event.occurredAt, edited: m.edited === true })),
   );
+  const errors = errorOccurrences(events);
   const editedNow = mentions.filter((m) => m.kind === 'file' && m.edited).map((m) => m.name);
   const relations: RelationRef[] = [
     ...coOccurrences(byEvent.map((b) => b.mentions)),
     ...editedTogether(editedNow, editedInSession),
     ...subtasks(events),
+    ...fixes(errors),
   ];
   return {
     mentions,
     relations: relations.map((r) => ({ ...r, source: withBase(r.source), target: withBase(r.target) })),
-    errors: errorOccurrences(events),
+    errors,
   };
+}
+
+/** Error → file edges: the files whose edit fixed a failure. */
+function fixes(errors: readonly ErrorOccurrence[]): RelationRef[] {
+  return errors.flatMap((e) =>
+    (e.fix?.files ?? []).map((file) => ({
+      kind: 'fixed_by' as const,
+      source: { kind: 'error' as const, name: e.signature },
+      target: { kind: 'file' as const, name: file },
+    })),
+  );
 }
 
 /** Task → subtask edges of the session's task frames, tasks named by their goal. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityRepository, type EntityRow } from '@memex/db';
+import { EntityRepository, type EntityRow, type RelationHit } from '@memex/db';
 import { TASK_TOOLS, asSourceEvent, salience, taskStack, type TaskStack } from '@memex/entities';
 import type { PackEntity, PackPattern, PackRelation, QuerySignals } from '@memex/search';
 
@@ -16,8 +16,13 @@ export interface EntitySources {
   entities: PackEntity[];
   relations: PackRelation[];
   patterns: PackPattern[];
-  /** Ids of the entities the query named, for the items that name them. */
+  /** Ids of the entities the query named: what a linked item's share is counted against. */
   named: number[];
+  /**
+   * The entities whose items a pack should consider, with how much an item naming each is
+   * worth: 1 for one the query named, halving with each hop of relation that reached it.
+   */
+  linked: Map<number, number>;
 }
 
 export interface SourceFilters {
@@ -67,12 +72,13 @@ export class PackSources {
             : words.filter((w) => p.signature.toLowerCase().includes(w)).length / Math.max(1, words.length),
         })),
       named: [...namedIds],
+      linked: linkWeights(namedIds, relations),
     };
   }
 
   /** Items naming the entities, most of them first: what the query's names point at. */
-  linkedItems(projectId: string, entityIds: number[], statuses: readonly string[], limit: number) {
-    return this.store.itemsNaming(projectId, entityIds, statuses, limit);
+  linkedItems(projectId: string, linked: Map<number, number>, statuses: readonly string[], limit: number) {
+    return this.store.itemsNaming(projectId, [...linked.keys()], statuses, limit);
   }
 
   /** The task stack of a session, by the client's id for it; undefined for an unknown session. */
@@ -83,6 +89,20 @@ export class PackSources {
     const found = await this.store.taskEvents(projectId, externalSessionId, TASK_TOOLS, TASK_EVENTS);
     return found && { sessionId: found.sessionId, stack: taskStack(found.events.map(asSourceEvent)) };
   }
+}
+
+/** Hops of relation a linked entity may be from a named one and still count. */
+const LINK_DEPTH = 2;
+
+function linkWeights(named: ReadonlySet<number>, relations: RelationHit[]): Map<number, number> {
+  const weights = new Map<number, number>([...named].map((id) => [id, 1]));
+  for (const r of relations) {
+    if (r.depth > LINK_DEPTH) continue;
+    const weight = Math.pow(0.5, r.depth);
+    for (const id of [r.source.id, r.target.id])
+      if (!named.has(id)) weights.set(id, Math.max(weights.get(id) ?? 0, weight));
+  }
+  return weights;
 }
 
 function toPackEntity(e: EntityRow, mentioned: boolean, now: number): PackEntity {

@@ -224,8 +224,11 @@ export class SearchService {
     types: SearchFilter['types'],
   ): Promise<PackCandidate[]> {
     const top = ranked[0]?.score ?? 1 / (RRF_K + 1);
-    const linked = await this.sources.linkedItems(projectId, found.named, statuses, LINKED_ITEMS);
-    const share = new Map(linked.map((l) => [l.itemId, l.entityIds.length / Math.max(1, found.named.length)]));
+    const linked = await this.sources.linkedItems(projectId, found.linked, statuses, LINKED_ITEMS);
+    const worth = (ids: number[]) => ids.reduce((sum, id) => sum + (found.linked.get(id) ?? 0), 0);
+    const share = new Map(
+      linked.map((l) => [l.itemId, Math.min(1, worth(l.entityIds) / Math.max(1, found.named.length))]),
+    );
     const toCandidate = ({ hit, score }: { hit: SearchHit; score: number }): PackCandidate => ({
       itemId: hit.itemId,
       type: hit.type,

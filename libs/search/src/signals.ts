@@ -36,6 +36,7 @@ export function querySignals(query: string): QuerySignals {
   // A bare word may be a package, a symbol or a file's name: the store decides which exist.
   const mentionedEntities = [...new Set([...named, ...keywords.map((k) => k.replace(/\(\)$/, ''))])];
   const signature = quotedErrorSignature(query);
+  if (signature) mentionedEntities.push(lookupName({ kind: 'error', name: signature }));
   return {
     keywords,
     mentionedEntities,
