@@ -20,7 +20,7 @@ export interface EntitySources {
   named: number[];
   /**
    * The entities whose items a pack should consider, with how much an item naming each is
-   * worth: 1 for one the query named, halving with each hop of relation that reached it.
+   * worth: 1 for one the query named, less with each hop of relation that reached it.
    */
   linked: Map<number, number>;
 }
@@ -93,12 +93,14 @@ export class PackSources {
 
 /** Hops of relation a linked entity may be from a named one and still count. */
 const LINK_DEPTH = 2;
+/** What each hop of relation keeps of an entity's worth to the items naming it. */
+const HOP_WEIGHT = 0.7;
 
 function linkWeights(named: ReadonlySet<number>, relations: RelationHit[]): Map<number, number> {
   const weights = new Map<number, number>([...named].map((id) => [id, 1]));
   for (const r of relations) {
     if (r.depth > LINK_DEPTH) continue;
-    const weight = Math.pow(0.5, r.depth);
+    const weight = Math.pow(HOP_WEIGHT, r.depth);
     for (const id of [r.source.id, r.target.id])
       if (!named.has(id)) weights.set(id, Math.max(weights.get(id) ?? 0, weight));
   }

@@ -33,8 +33,12 @@ const PACK_CANDIDATES = 30;
 const RECENT_EVENTS = 20;
 /** Items the query's named entities point at, beside those search found. */
 const LINKED_ITEMS = 20;
-/** An item naming every entity the query named scores as search's best hit; one naming fewer, less. */
-const LINK_SHARE = 0.9;
+/**
+ * What naming the entities a query names adds to an item's score, in units of search's best
+ * hit: an exact name is as precise a signal as search has, so an item naming all of them
+ * (or what they lead to, discounted by hops) goes ahead of search's best.
+ */
+const LINK_WEIGHT = 1.5;
 /**
  * Below this cosine a vector hit is noise (hashed features collide a little), and would still
  * earn a rank in the fusion: it is dropped.
@@ -237,7 +241,7 @@ export class SearchService {
       rationale: hit.rationale,
       files: hit.files,
       status: hit.status,
-      relevance: score + top * LINK_SHARE * (share.get(hit.itemId) ?? 0),
+      relevance: score + top * LINK_WEIGHT * (share.get(hit.itemId) ?? 0),
       updatedAt: hit.updatedAt.getTime(),
       salience: hit.importance === null ? null : hit.importance / 5,
     });
