@@ -43,7 +43,8 @@ export async function runSearch(args: string[], context: CommandContext): Promis
             r.item.status,
             r.score.toFixed(3),
             cut(r.item.title, 50),
-            cut(r.snippet, 70),
+            // The API marks matched words for HTML; a terminal shows the words.
+            cut(r.snippet.replace(/<\/?mark>/g, ''), 70),
           ]),
         ),
   );

@@ -20,10 +20,10 @@ export function isSessionTranscript(fileName: string): boolean {
   return fileName.endsWith('.jsonl') && !fileName.startsWith('agent-') && fileName.length > '.jsonl'.length;
 }
 
-/** `[#######-------] 7/14 sessions` on one line of `width` characters at most. */
+/** `[#######-------] 7/14 sessions`, within `width` characters when they leave the bar 10 at least. */
 export function progressBar(done: number, total: number, label: string, width = 80): string {
   const counts = ` ${done}/${total} ${label}`;
   const barWidth = Math.max(10, Math.min(40, width - counts.length - 2));
   const filled = total === 0 ? barWidth : Math.round((done / total) * barWidth);
-  return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${counts}`.slice(0, Math.max(width, 1));
+  return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${counts}`;
 }

@@ -101,7 +101,8 @@ export async function runImport(args: string[], context: CommandContext): Promis
   const api = new Api(context.connection, undefined, 'project');
   const redactor = new Redactor(hookConfig(process.env).redaction);
   const bar = !values.json && process.stdout.isTTY === true;
-  const width = () => Math.max(20, (process.stdout.columns ?? 80) - 1);
+  // A terminal that does not say its width (0) gets the usual 80 columns.
+  const width = () => (process.stdout.columns || 80) - 1;
   const sessions: SessionImport[] = [];
   if (bar) process.stdout.write(progressBar(0, files.length, 'sessions', width()));
   for (const file of files) {
