@@ -1,4 +1,4 @@
-import type { MemoryDocument } from '@memex/mcp';
+import type { BrainView } from '@memex/brain';
 import { Api } from '../api';
 import { intFlag, parseCommand } from '../args';
 import { usageError } from '../cli-error';
@@ -15,7 +15,7 @@ export async function runBrain(args: string[], context: CommandContext): Promise
   );
   if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, BRAIN_USAGE);
   const tokens = intFlag(values.tokens, 'tokens', BRAIN_USAGE);
-  const brain = await new Api(context.connection, values.project).get<MemoryDocument>(
+  const brain = await new Api(context.connection, values.project).get<BrainView>(
     `/api/v2/brain${tokens === undefined ? '' : `?tokenBudget=${tokens}`}`,
   );
   emit(context, values.json, brain, () => brain.document.trimEnd());

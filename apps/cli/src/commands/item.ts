@@ -3,12 +3,12 @@ import { parseCommand } from '../args';
 import { usageError } from '../cli-error';
 import { emit, type CommandContext } from '../command';
 import { cut, minute, table } from '../table';
-import type { HistoryJson, ItemJson } from './views';
+import type { HistoryEntryView, ItemDetailView, ItemView } from '@memex/domain';
 
 export const ITEM_USAGE = 'memex item <itemId> [--project <id>] [--json]';
 
 /** What a history entry changed: the fields whose values differ before and after. */
-export function changedFields(entry: Pick<HistoryJson, 'before' | 'after'>): string[] {
+export function changedFields(entry: Pick<HistoryEntryView, 'before' | 'after'>): string[] {
   if (!entry.before || !entry.after) return [];
   const { before, after } = entry;
   return [...new Set([...Object.keys(before), ...Object.keys(after)])]
@@ -16,7 +16,7 @@ export function changedFields(entry: Pick<HistoryJson, 'before' | 'after'>): str
     .sort();
 }
 
-export function itemText(item: ItemJson, history: HistoryJson[]): string {
+export function itemText(item: ItemView, history: HistoryEntryView[]): string {
   const line = (label: string, value: string | null | undefined) =>
     value === null || value === undefined || value === '' ? [] : [`${`${label}:`.padEnd(12)}${value}`];
   return [
@@ -55,7 +55,7 @@ export async function runItem(args: string[], context: CommandContext): Promise<
   const [id, ...extra] = positionals;
   if (!id) throw usageError('memex item needs an item id', ITEM_USAGE);
   if (extra.length) throw usageError(`unexpected ${extra.join(' ')}`, ITEM_USAGE);
-  const found = await new Api(context.connection, values.project).get<{ item: ItemJson; history: HistoryJson[] }>(
+  const found = await new Api(context.connection, values.project).get<ItemDetailView>(
     `/api/v2/memory-items/${encodeURIComponent(id)}`,
   );
   emit(context, values.json, found, () => itemText(found.item, found.history));

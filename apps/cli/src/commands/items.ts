@@ -4,15 +4,10 @@ import { intFlag, parseCommand } from '../args';
 import { usageError } from '../cli-error';
 import { emit, type CommandContext } from '../command';
 import { cut, minute, table } from '../table';
-import type { ItemJson } from './views';
+import type { ItemPageView as ItemsPage } from '@memex/domain';
 
 export const ITEMS_USAGE =
   'memex items [--type <type>] [--status <status>] [--text <words>] [--limit <n>] [--cursor <itemId>] [--all] [--project <id>] [--json]';
-
-interface ItemsPage {
-  items: ItemJson[];
-  nextCursor: string | null;
-}
 
 /** The API's largest page, for --all. */
 const ALL_PAGE = 200;

@@ -2,7 +2,7 @@ import { Api } from '../api';
 import { intFlag, parseCommand } from '../args';
 import { usageError } from '../cli-error';
 import { emit, type CommandContext } from '../command';
-import type { ItemJson } from './views';
+import type { ItemView } from '@memex/domain';
 
 export const REMEMBER_USAGE =
   'memex remember --type <type> --title <text> --facts <text> [--rationale <text>] [--impact <text>] [--file <path>]… [--tag <tag>]… [--importance 1-5] [--project <id>] [--json]';
@@ -32,7 +32,7 @@ export async function runRemember(args: string[], context: CommandContext): Prom
   if (missing.length)
     throw usageError(`memex remember needs ${missing.map((m) => `--${m}`).join(', ')}`, REMEMBER_USAGE);
   const importance = intFlag(values.importance, 'importance', REMEMBER_USAGE);
-  const item = await new Api(context.connection, values.project).post<ItemJson>('/api/v2/memory-items', {
+  const item = await new Api(context.connection, values.project).post<ItemView>('/api/v2/memory-items', {
     type: values.type,
     title: values.title,
     facts: values.facts,

@@ -1,4 +1,4 @@
-import type { SearchResultView } from '@memex/mcp';
+import type { SearchResponseView } from '@memex/domain';
 import { Api } from '../api';
 import { intFlag, parseCommand } from '../args';
 import { usageError } from '../cli-error';
@@ -29,7 +29,7 @@ export async function runSearch(args: string[], context: CommandContext): Promis
   if (values.type) q.set('type', values.type);
   if (values.status) q.set('status', values.status);
   if (values['include-archived']) q.set('includeArchived', 'true');
-  const found = await new Api(context.connection, values.project).get<{ results: SearchResultView[] }>(
+  const found = await new Api(context.connection, values.project).get<SearchResponseView>(
     `/api/v2/search?${q.toString()}`,
   );
   emit(context, values.json, found, () =>
