@@ -4,8 +4,10 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The install's prepare script builds the dashboard (apps/dashboard/dist), so its sources come first.
+# The install's prepare script builds the dashboard (apps/dashboard/dist), so its sources come first;
+# the CLI's build script, also in prepare, finds no CLI sources here and skips (the image runs no CLI).
 COPY apps/dashboard apps/dashboard
+COPY apps/cli/build.mjs apps/cli/build.mjs
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json .swcrc ./
 COPY apps apps

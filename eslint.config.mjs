@@ -31,7 +31,7 @@ const IO_MODULES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'node_modules/**', 'coverage/**', '.memex/**', 'test-output/**'] },
+  { ignores: ['**/dist/**', 'build/**', 'node_modules/**', 'coverage/**', '.memex/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

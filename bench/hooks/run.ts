@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   };
 
   try {
-    // Warm the CLI build once, as `memex init` does before any hook runs.
+    // One hook first: the disk cache warm, as on a machine Claude Code has run on.
     await hook('Stop', { session_id: 'warm' }, up('warm'));
     const rows = [];
     rows.push(

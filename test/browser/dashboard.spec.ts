@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ProjectRepository } from '@memex/db';
+import { ModelUsageRepository, ProjectRepository } from '@memex/db';
 import { generateApiKey } from '@memex/domain';
 import { request } from '../support/http';
 import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
@@ -62,6 +62,8 @@ const UNLABELLED = `[...document.querySelectorAll('input, select, textarea, butt
     && !el.getAttribute('aria-labelledby') && !el.textContent.trim())
   .map((el) => el.outerHTML.slice(0, 100))`;
 
+const TODAY = new Date().toISOString().slice(0, 10);
+
 async function openSection(name: string) {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
@@ -84,9 +86,19 @@ beforeAll(async () => {
     HYGIENE_INTERVAL_MS: '0',
     ENRICHMENT_DEBOUNCE_MS: '200',
     DB_POOL_SIZE: '4',
+    LLM_DAILY_TOKENS: '50000',
   });
   await waitForHttp(`${url}/health/ready`, 30_000);
-  ({ apiKey: key } = await new ProjectRepository(database.db).createWithKey('web-app'));
+  const project = await new ProjectRepository(database.db).createWithKey('web-app');
+  key = project.apiKey;
+  // What an LLM engine would have recorded today: the Health page shows it against the budget.
+  await new ModelUsageRepository(database.db).record(project.projectId, TODAY, 'openai', {
+    tokens: 1200,
+    promptTokens: 1000,
+    completionTokens: 200,
+    costUsd: 0.0042,
+    calls: 3,
+  });
 
   const create = (body: Record<string, unknown>) =>
     api<{ itemId: string }>('/api/v2/memory-items', { body }).then((i) => i.itemId);
@@ -319,6 +331,10 @@ describe('the dashboard in Chromium', () => {
     await openSection('Health');
     await page.getByRole('rowheader', { name: 'enrichment' }).waitFor();
     await page.getByRole('rowheader', { name: 'Events accepted' }).waitFor();
+    const spend = page.getByRole('region', { name: 'Model spend' });
+    await spend.getByRole('rowheader', { name: TODAY }).waitFor();
+    expect(await spend.getByRole('definition').first().textContent()).toBe('1,200 of 50,000 (48,800 left)');
+    expect(await spend.getByRole('row').nth(1).textContent()).toContain('$0.0042');
     await shot('09-health');
     await openSection('Sessions');
     await page.getByRole('link', { name: 'session-lint' }).waitFor();

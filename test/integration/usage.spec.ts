@@ -4,6 +4,7 @@ import type { ErrorBody } from '../support/http';
 import type { StatusView, UsageView } from '@memex/domain';
 import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
+import { ADMIN_TOKEN } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 
 const ctx = useTestApp([BrainApiModule], {
@@ -61,9 +62,17 @@ describe('GET /api/v2/usage', () => {
     }
   });
 
-  it('wants a project key', async () => {
+  it('wants a project key, or the admin token with the project it names (the dashboard’s Health page)', async () => {
     expect((await request(`${ctx.server.url}/api/v2/usage`)).status).toBe(401);
     expect((await request(`${ctx.server.url}/api/v2/status`, { key: 'mx_nope' })).status).toBe(401);
+    const asAdmin = (project?: string) =>
+      fetch(`${ctx.server.url}/api/v2/usage?days=7`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(project ? { 'x-memex-project': project } : {}) },
+      });
+    const named = await asAdmin(ctx.project.projectId);
+    expect(named.status).toBe(200);
+    expect(((await named.json()) as UsageView).projectId).toBe(ctx.project.projectId);
+    expect((await asAdmin()).status).toBe(400);
   });
 });
 

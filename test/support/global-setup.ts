@@ -18,8 +18,8 @@ export default async function globalSetup(): Promise<void> {
     cwd: ROOT,
     stdio: 'inherit',
   });
-  // The CLI's build, as `memex init` makes it before any hook runs (a hook never builds it itself).
-  execFileSync(process.execPath, [join(ROOT, 'bin', 'memex'), '__build-cli'], { cwd: ROOT, stdio: 'inherit' });
+  // The CLI's build (build/cli), as `npm ci` makes it: bin/memex runs it and never builds it itself.
+  execFileSync(process.execPath, [join(ROOT, 'apps', 'cli', 'build.mjs'), '--strict'], { cwd: ROOT, stdio: 'inherit' });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { checkDependencies } = require(join(ROOT, 'dist/libs/server/src')) as typeof Server;
   // eslint-disable-next-line @typescript-eslint/no-require-imports

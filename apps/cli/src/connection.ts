@@ -3,7 +3,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 
 export interface Connection {
   url: string;
+  /** The project key: the only credential hooks and the MCP server send. */
   apiKey?: string;
+  /** MEMEX_ADMIN_TOKEN when MEMEX_API_KEY is not set: a person's commands send it before the local key. */
+  adminToken?: string;
   /** Where the key came from, for messages (never the key itself). */
   source: string;
 }
@@ -12,8 +15,10 @@ const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 /**
  * MEMEX_URL and MEMEX_API_KEY when set; otherwise the project `npm start` made, whose key and
- * address it keeps in `<checkout>/.memex/local-project.json` (MEMEX_LOCAL_STATE_DIR moves it).
- * Hooks run in the user's project directory, so the default is anchored at the checkout.
+ * address it keeps in `<checkout>/.memex/local-project.json` (MEMEX_LOCAL_STATE_DIR moves it;
+ * a relative one is taken from the current directory). Hooks run in the user's project
+ * directory, so the default is anchored at the checkout. MEMEX_ADMIN_TOKEN is kept apart:
+ * only a person's commands use it (see credentialOf).
  */
 export function resolveConnection(env: NodeJS.ProcessEnv, repoRoot: string): Connection {
   const stateDir = env.MEMEX_LOCAL_STATE_DIR
@@ -30,6 +35,19 @@ export function resolveConnection(env: NodeJS.ProcessEnv, repoRoot: string): Con
   }
   const url = (env.MEMEX_URL || (typeof local.url === 'string' ? local.url : '') || DEFAULT_URL).replace(/\/+$/, '');
   if (env.MEMEX_API_KEY) return { url, apiKey: env.MEMEX_API_KEY, source: 'MEMEX_API_KEY' };
-  if (typeof local.apiKey === 'string') return { url, apiKey: local.apiKey, source: file };
-  return { url, source: 'none' };
+  const admin = env.MEMEX_ADMIN_TOKEN ? { adminToken: env.MEMEX_ADMIN_TOKEN } : {};
+  if (typeof local.apiKey === 'string') return { url, apiKey: local.apiKey, ...admin, source: file };
+  return { url, ...admin, source: 'none' };
+}
+
+/** Who a call is made for: the project's own processes (hooks, MCP) or a person at the command line. */
+export type Caller = 'project' | 'person';
+
+/**
+ * The bearer token of a call. A person's commands take MEMEX_API_KEY, then
+ * MEMEX_ADMIN_TOKEN, then the local project's key; hooks and the MCP server only ever send a
+ * project key, so an admin token in a shell never reaches them.
+ */
+export function credentialOf(connection: Connection, caller: Caller): string | undefined {
+  return caller === 'person' ? (connection.adminToken ?? connection.apiKey) : connection.apiKey;
 }

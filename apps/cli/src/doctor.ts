@@ -1,6 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@memex/config';
 import { checkEngine, type EngineCheck } from '@memex/models';
+import { parseCommand } from './args';
+import { usageError } from './cli-error';
+import type { CommandContext } from './command';
+
+export const DOCTOR_USAGE = 'memex doctor [--json]';
 
 export function doctorLines(check: EngineCheck): string[] {
   if (check.engine === 'local')
@@ -32,4 +37,10 @@ export async function runDoctor(json: boolean, out: (line: string) => void): Pro
   if (json) out(JSON.stringify(check, null, 2));
   else doctorLines(check).forEach((line) => out(line));
   return check.ok ? 0 : 1;
+}
+
+export async function runDoctorCommand(args: string[], context: CommandContext): Promise<number> {
+  const { values, positionals } = parseCommand(args, {}, DOCTOR_USAGE);
+  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, DOCTOR_USAGE);
+  return runDoctor(values.json ?? false, context.out);
 }

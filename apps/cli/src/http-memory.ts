@@ -1,13 +1,6 @@
-import {
-  DECISIONS_SHOWN,
-  MemoryError,
-  memoryErrorFrom,
-  type ContextPackView,
-  type ItemView,
-  type MemoryDocument,
-  type MemoryPort,
-  type SearchResultView,
-} from '@memex/mcp';
+import { DECISIONS_SHOWN, MemoryError, memoryErrorFrom, type ContextPackView, type MemoryPort } from '@memex/mcp';
+import type { BrainView, SummaryView } from '@memex/brain';
+import type { ItemDetailView, ItemPageView, ItemView, SearchResponseView } from '@memex/domain';
 import { HttpFailure, type MemexHttp } from './memex-http';
 
 /** An assistant waits on these; a context pack over 100k items takes well under this. */
@@ -33,14 +26,14 @@ export function httpMemory(http: MemexHttp): MemoryPort {
     answer(() => http.json<T>('POST', path, { body, timeoutMs: TIMEOUT_MS }));
   return {
     brain: (tokenBudget) =>
-      get<MemoryDocument>(`/api/v2/brain${tokenBudget === undefined ? '' : `?tokenBudget=${tokenBudget}`}`),
-    summary: () => get<MemoryDocument>('/api/v2/brain/summary'),
+      get<BrainView>(`/api/v2/brain${tokenBudget === undefined ? '' : `?tokenBudget=${tokenBudget}`}`),
+    summary: () => get<SummaryView>('/api/v2/brain/summary'),
     search: (input) => {
       const query = new URLSearchParams({ q: input.query });
       if (input.limit !== undefined) query.set('limit', String(input.limit));
       if (input.type) query.set('type', input.type);
       if (input.includeArchived !== undefined) query.set('includeArchived', String(input.includeArchived));
-      return get<{ results: SearchResultView[] }>(`/api/v2/search?${query.toString()}`);
+      return get<SearchResponseView>(`/api/v2/search?${query.toString()}`);
     },
     contextPack: (input) =>
       post<ContextPackView>('/api/v2/context-pack', {
@@ -52,10 +45,8 @@ export function httpMemory(http: MemexHttp): MemoryPort {
         },
       }),
     remember: (input) => post<ItemView>('/api/v2/memories', input),
-    getItem: async (itemId) =>
-      (await get<{ item: ItemView }>(`/api/v2/memory-items/${encodeURIComponent(itemId)}`)).item,
+    getItem: async (itemId) => (await get<ItemDetailView>(`/api/v2/memory-items/${encodeURIComponent(itemId)}`)).item,
     decisions: async () =>
-      (await get<{ items: ItemView[] }>(`/api/v2/memory-items?type=Decision&status=active&limit=${DECISIONS_SHOWN}`))
-        .items,
+      (await get<ItemPageView>(`/api/v2/memory-items?type=Decision&status=active&limit=${DECISIONS_SHOWN}`)).items,
   };
 }

@@ -1,6 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SettingsShapeError, mergeClaudeSettings, mergeMcpConfig, type Merged } from '@memex/claude-hooks';
+import { parseCommand } from './args';
+import { usageError } from './cli-error';
+import type { CommandContext } from './command';
 import type { Connection } from './connection';
 import { HttpFailure, MemexHttp } from './memex-http';
 
@@ -96,4 +99,22 @@ export async function runInit(options: InitOptions): Promise<number> {
     }
     throw error;
   }
+}
+
+export const INIT_USAGE = 'memex init [--write] [--dir <project>]';
+
+export async function runInitCommand(args: string[], context: CommandContext): Promise<number> {
+  const { values, positionals } = parseCommand(
+    args,
+    { write: { type: 'boolean' }, dir: { type: 'string' } },
+    INIT_USAGE,
+  );
+  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, INIT_USAGE);
+  return runInit({
+    dir: values.dir ?? process.cwd(),
+    write: values.write ?? false,
+    bin: context.bin,
+    connection: context.connection,
+    out: context.out,
+  });
 }

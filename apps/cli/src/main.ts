@@ -1,4 +1,6 @@
 import { isHookEvent } from '@memex/claude-hooks';
+import { CliError } from './cli-error';
+import type { Command } from './command';
 import { resolveConnection } from './connection';
 import { hookConfig } from './hook/hook-config';
 import { runHook } from './hook/run-hook';
@@ -58,19 +60,23 @@ async function hook(event: string | undefined, context: CliContext): Promise<num
   return 0;
 }
 
-export const COMMANDS_USAGE = `  init [--write] [--dir <project>]
-        print (or, with --write, merge into .claude/settings.json and .mcp.json) the
-        Claude Code hooks and MCP server for a project
-  hook <SessionStart|UserPromptSubmit|PostToolUse|PreCompact|Stop|SessionEnd>
-        a Claude Code hook: payload on stdin (installed by init)
-  mcp   the MCP server on stdio (installed by init)
-  status [--json]
-        the server, the project's sessions and items, the last enrichment, model spend today
-  doctor [--json]
-        ask the configured enrichment engine one tiny question (its environment, as the
-        worker's): the model, the output mode it takes, the latency`;
+/** The commands past `hook`, each loaded only when run: a hook's start-up loads none of them. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  brain: async () => (await import('./commands/brain')).runBrain,
+  search: async () => (await import('./commands/search')).runSearch,
+  items: async () => (await import('./commands/items')).runItems,
+  item: async () => (await import('./commands/item')).runItem,
+  remember: async () => (await import('./commands/remember')).runRemember,
+  import: async () => (await import('./import/import-transcripts')).runImport,
+  status: async () => (await import('./status')).runStatus,
+  hygiene: async () => (await import('./commands/hygiene')).runHygiene,
+  redact: async () => (await import('./commands/redact')).runRedact,
+  init: async () => (await import('./init')).runInitCommand,
+  // Loaded only here: the model clients are for the doctor, never for a hook.
+  doctor: async () => (await import('./doctor')).runDoctorCommand,
+};
 
-/** The commands that need the TypeScript libraries; bin/memex hands them over. Resolves to an exit code. */
+/** Resolves to an exit code, or to undefined for a server (mcp) that lives until its client closes stdin. */
 export async function main(argv: string[], context: CliContext): Promise<number | undefined> {
   const [command, ...rest] = argv;
   if (command === 'hook') return hook(rest[0], context);
@@ -82,27 +88,42 @@ export async function main(argv: string[], context: CliContext): Promise<number 
     // The transport keeps the process alive until the client closes stdin.
     return undefined;
   }
-  if (command === 'init') {
-    const write = rest.includes('--write');
-    const dirAt = rest.indexOf('--dir');
-    const dir = dirAt >= 0 ? rest[dirAt + 1] : process.cwd();
-    if (!dir) {
-      process.stderr.write('memex init: --dir needs a value\n');
-      return 2;
-    }
-    const { runInit } = await import('./init');
-    return runInit({ dir, write, bin: context.bin, connection, out: (line) => process.stdout.write(`${line}\n`) });
+  const { USAGE } = await import('./usage');
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
   }
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  if (command === 'status') {
-    const { runStatus } = await import('./status');
-    return runStatus(connection, rest.includes('--json'), out);
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!load) throw new CliError(`unknown command ${command}\n\n${USAGE}`, 2);
+  const run = await load();
+  if (rest.includes('--help')) {
+    const { usageOf } = await import('./usage');
+    process.stdout.write(`usage: ${usageOf(command)}\n`);
+    return 0;
   }
-  if (command === 'doctor') {
-    // Loaded only here: the model clients are for the doctor, never for a hook.
-    const { runDoctor } = await import('./doctor');
-    return runDoctor(rest.includes('--json'), out);
-  }
-  process.stderr.write(`memex: unknown command ${command}\n${COMMANDS_USAGE}\n`);
-  return 2;
+  return run(rest, {
+    connection,
+    repoRoot: context.repoRoot,
+    bin: context.bin,
+    out: (line) => process.stdout.write(`${line}\n`),
+  });
+}
+
+/**
+ * bin/memex's entry: runs the command and exits with its code once stdout is flushed. A
+ * CliError is the person's to act on: its message, and its exit code; anything else is a
+ * bug: its stack, and 70.
+ */
+export function run(argv: string[], context: CliContext): void {
+  main(argv, context).then(
+    (code) => {
+      if (code !== undefined) process.stdout.write('', () => process.exit(code));
+    },
+    (error: unknown) => {
+      const command = argv[0] && Object.hasOwn(COMMANDS, argv[0]) ? `memex ${argv[0]}` : 'memex';
+      if (error instanceof CliError) process.stderr.write(`${command}: ${error.message}\n`);
+      else process.stderr.write(`${command}: ${(error as Error)?.stack ?? String(error)}\n`);
+      process.exit(error instanceof CliError ? error.exitCode : 70);
+    },
+  );
 }

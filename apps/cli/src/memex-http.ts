@@ -1,4 +1,4 @@
-import type { Connection } from './connection';
+import { credentialOf, type Caller, type Connection } from './connection';
 
 /** Why a call to the Memex API failed, and whether trying again later can help. */
 export class HttpFailure extends Error {
@@ -7,6 +7,8 @@ export class HttpFailure extends Error {
     message: string,
     readonly status?: number,
     readonly code?: string,
+    /** The API error's details, when it gave any. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'HttpFailure';
@@ -26,14 +28,30 @@ export interface CallOptions {
   accept?: string;
 }
 
+export interface ClientOptions {
+  /** Whose credential to send (credentialOf); a project's own processes by default. */
+  caller?: Caller;
+  /** With the admin token: the project a project-scoped route acts on (X-Memex-Project). */
+  projectId?: string;
+}
+
 /** A small client for the Memex HTTP API: Bearer key, JSON bodies, a deadline on every call. */
 export class MemexHttp {
-  constructor(readonly connection: Connection) {}
+  constructor(
+    readonly connection: Connection,
+    private readonly options: ClientOptions = {},
+  ) {}
 
   async call(method: string, path: string, options: CallOptions): Promise<string> {
-    const { url, apiKey } = this.connection;
-    if (!apiKey) {
-      throw new HttpFailure('unconfigured', 'no Memex API key: set MEMEX_API_KEY (or run `npm start` in the checkout)');
+    const { url } = this.connection;
+    const token = credentialOf(this.connection, this.options.caller ?? 'project');
+    if (!token) {
+      throw new HttpFailure(
+        'unconfigured',
+        this.options.caller === 'person'
+          ? 'no credentials: set MEMEX_API_KEY or MEMEX_ADMIN_TOKEN (or run `npm start` in the checkout)'
+          : 'no Memex API key: set MEMEX_API_KEY (or run `npm start` in the checkout)',
+      );
     }
     if (options.timeoutMs <= 0) throw new HttpFailure('timeout', 'no time left in the hook budget');
     let response: Response;
@@ -41,7 +59,8 @@ export class MemexHttp {
       response = await fetch(url + path, {
         method,
         headers: {
-          authorization: `Bearer ${apiKey}`,
+          authorization: `Bearer ${token}`,
+          ...(this.options.projectId ? { 'x-memex-project': this.options.projectId } : {}),
           accept: options.accept ?? 'application/json',
           ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
@@ -60,7 +79,7 @@ export class MemexHttp {
       throw new HttpFailure('timeout', `Memex at ${url} did not finish its answer in time`);
     }
     if (!response.ok) {
-      let error: { code?: string; message?: string } = {};
+      let error: { code?: string; message?: string; details?: Record<string, unknown> } = {};
       try {
         error = (JSON.parse(text) as { error?: typeof error }).error ?? {};
       } catch {
@@ -71,6 +90,7 @@ export class MemexHttp {
         error.message ?? `HTTP ${response.status}`,
         response.status,
         error.code ?? `HTTP_${response.status}`,
+        error.details,
       );
     }
     return text;

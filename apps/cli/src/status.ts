@@ -1,7 +1,10 @@
 import type { StatusView } from '@memex/domain';
-import type { Connection } from './connection';
-import { HttpFailure, MemexHttp } from './memex-http';
+import { Api } from './api';
+import { parseCommand } from './args';
+import { usageError } from './cli-error';
+import { emit, type CommandContext } from './command';
 
+export const STATUS_USAGE = 'memex status [--project <id>] [--json]';
 const TIMEOUT_MS = 10_000;
 
 interface Ready {
@@ -38,20 +41,17 @@ export function statusLines(url: string, ready: Ready | undefined, status: Statu
   ];
 }
 
-/** `memex status [--json]`: the server, the project's sessions and items, the last enrichment, model spend. */
-export async function runStatus(connection: Connection, json: boolean, out: (line: string) => void): Promise<number> {
-  const http = new MemexHttp(connection);
-  try {
-    const status = await http.json<StatusView>('GET', '/api/v2/status', { timeoutMs: TIMEOUT_MS });
-    const ready = await fetch(`${connection.url}/health/ready`, { signal: AbortSignal.timeout(TIMEOUT_MS) })
-      .then((r) => r.json() as Promise<Ready>)
-      .catch(() => undefined);
-    if (json) out(JSON.stringify({ url: connection.url, health: ready ?? null, ...status }, null, 2));
-    else statusLines(connection.url, ready, status).forEach((line) => out(line));
-    return 0;
-  } catch (error) {
-    if (!(error instanceof HttpFailure)) throw error;
-    process.stderr.write(`memex status: ${error.message}\n`);
-    return 1;
-  }
+/** `memex status`: the server, the project's sessions and items, the last enrichment, model spend. */
+export async function runStatus(args: string[], context: CommandContext): Promise<number> {
+  const { values, positionals } = parseCommand(args, { project: { type: 'string' } }, STATUS_USAGE);
+  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, STATUS_USAGE);
+  const { url } = context.connection;
+  const status = await new Api(context.connection, values.project).get<StatusView>('/api/v2/status');
+  const ready = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(TIMEOUT_MS) })
+    .then((r) => r.json() as Promise<Ready>)
+    .catch(() => undefined);
+  emit(context, values.json, { url, health: ready ?? null, ...status }, () =>
+    statusLines(url, ready, status).join('\n'),
+  );
+  return 0;
 }

@@ -3,45 +3,12 @@
 export { AUTHORED_ITEM_TYPES, ITEM_STATUSES, ITEM_TYPES, MANUAL_SESSION_ID } from '../../../libs/domain/src/item-kinds';
 export { ITEM_ACTIONS, type ItemAction } from '../../../libs/domain/src/item-actions';
 
-export interface Item {
-  itemId: string;
-  type: string;
-  status: string;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  impact: string | null;
-  files: string[];
-  schemaKey: string;
-  confidence: number;
-  importance: number | null;
-  tags: string[];
-  evidenceSpans: Array<{ eventId: string; quote: string }>;
-  sessionId: string;
-  supersededBy: string | null;
-  mergedFrom: string[];
-  resolvedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface HistoryEntry {
-  id: number;
-  change: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  actorType: string;
-  actor: string;
-  reason: string | null;
-  createdAt: string;
-}
-
-export interface SearchResult {
-  itemId: string;
-  score: number;
-  snippet: string;
-  item: Pick<Item, 'itemId' | 'type' | 'status' | 'title' | 'confidence' | 'updatedAt' | 'tags' | 'files'>;
-}
+// The API's answers as the server declares them (type-only: nothing of zod reaches the bundle).
+export type {
+  HistoryEntryView as HistoryEntry,
+  ItemView as Item,
+  SearchResultView as SearchResult,
+} from '../../../libs/domain/src/api-views';
 
 export interface BrainMeta {
   tokenEstimate: number;

@@ -45,6 +45,16 @@ export interface Brain {
   included: string[];
 }
 
+/** `GET /api/v2/brain` (and the MCP brain): the brain without its bookkeeping. */
+export type BrainView = Omit<Brain, 'included'>;
+
+/** `GET /api/v2/brain/summary`: the CLAUDE.md summary. */
+export interface SummaryView {
+  document: string;
+  tokenEstimate: number;
+  brainHash: string;
+}
+
 /** Below this the title, date line and footer alone could not fit. */
 export const MIN_TOKEN_BUDGET = 200;
 /** The spec's split of a 6,000-token brain; it scales with the budget asked for. */

@@ -1,4 +1,5 @@
 export * from './api-key';
+export * from './api-views';
 export * from './domain-error';
 export * from './hygiene-api';
 export * from './ids';

@@ -1,17 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
-import { assembleBrain, assembleSummary, type Brain } from '@memex/brain';
+import { assembleBrain, assembleSummary, type BrainView, type SummaryView } from '@memex/brain';
 import { MemoryItemAdminRepository, ProjectRepository } from '@memex/db';
 import { RevisionCache } from './revision-cache';
 import { CONFIG, PRODUCER_REDIS, TtlCache } from '@memex/server';
-
-export type BrainResponse = Omit<Brain, 'included'>;
-export interface SummaryResponse {
-  document: string;
-  tokenEstimate: number;
-  brainHash: string;
-}
 
 /** Entries of old revisions are useless: keep them only as long as a working session revalidates. */
 const CACHE_TTL_SECONDS = 15 * 60;
@@ -65,7 +58,7 @@ export class BrainService {
     return hash;
   }
 
-  async brain(projectId: string, tokenBudget: number, now = new Date()): Promise<BrainResponse> {
+  async brain(projectId: string, tokenBudget: number, now = new Date()): Promise<BrainView> {
     const assemble = async () => {
       const [{ items, archived }, project] = await Promise.all([
         this.items.forBrain(projectId),
@@ -82,7 +75,7 @@ export class BrainService {
     return this.cached(projectId, `budget-${tokenBudget}`, now, assemble);
   }
 
-  async summary(projectId: string, now = new Date()): Promise<SummaryResponse> {
+  async summary(projectId: string, now = new Date()): Promise<SummaryView> {
     return this.cached(projectId, 'summary', now, async () => {
       const [{ items }, project] = await Promise.all([
         this.items.forBrain(projectId),

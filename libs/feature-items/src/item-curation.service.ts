@@ -47,6 +47,6 @@ export class ItemCurationService {
     const deleted = await this.items.delete(projectId, itemId, { actor: ACTOR, reason: null });
     // The one trace a deletion leaves: who removed which id, never what it said.
     this.logger.log({ projectId, itemId, unlinked: deleted.unlinked.length }, 'memory item deleted');
-    return { ...deleted, deleted: true };
+    return { ...deleted, deleted: true as const };
   }
 }

@@ -6,8 +6,15 @@ import {
   itemParamsSchema,
   listItemsQuerySchema,
   patchItemBodySchema,
+  toHistoryEntryView,
+  toItemView,
   type BulkItemsBody,
+  type BulkResultView,
   type CreateItemBody,
+  type DeletedItemView,
+  type ItemDetailView,
+  type ItemPageView,
+  type ItemView,
   type ListItemsQuery,
   type PatchItemBody,
 } from '@memex/domain';
@@ -31,39 +38,57 @@ export class MemoryItemsController {
   ) {}
 
   @Get()
-  list(@ProjectId() projectId: string, @Query(new ZodPipe(listItemsQuerySchema)) query: ListItemsQuery) {
-    return this.items.list(projectId, query);
+  async list(
+    @ProjectId() projectId: string,
+    @Query(new ZodPipe(listItemsQuerySchema)) query: ListItemsQuery,
+  ): Promise<ItemPageView> {
+    const page = await this.items.list(projectId, query);
+    return { items: page.items.map(toItemView), nextCursor: page.nextCursor };
   }
 
   @Get(':id')
-  get(@ProjectId() projectId: string, @Param(new ZodPipe(itemParamsSchema)) params: { id: string }) {
-    return this.items.get(projectId, params.id);
+  async get(
+    @ProjectId() projectId: string,
+    @Param(new ZodPipe(itemParamsSchema)) params: { id: string },
+  ): Promise<ItemDetailView> {
+    const { item, history } = await this.items.get(projectId, params.id);
+    return { item: toItemView(item), history: history.map(toHistoryEntryView) };
   }
 
   @Patch(':id')
-  patch(
+  async patch(
     @ProjectId() projectId: string,
     @Param(new ZodPipe(itemParamsSchema)) params: { id: string },
     @Body(new ZodPipe(patchItemBodySchema)) body: PatchItemBody,
-  ) {
-    return this.curation.patch(projectId, params.id, body);
+  ): Promise<ItemView> {
+    return toItemView(await this.curation.patch(projectId, params.id, body));
   }
 
   /** For good, with its history: see MemoryItemAdminRepository.delete. */
   @Delete(':id')
-  remove(@ProjectId() projectId: string, @Param(new ZodPipe(itemParamsSchema)) params: { id: string }) {
+  remove(
+    @ProjectId() projectId: string,
+    @Param(new ZodPipe(itemParamsSchema)) params: { id: string },
+  ): Promise<DeletedItemView> {
     return this.curation.remove(projectId, params.id);
   }
 
   @Post()
   @HttpCode(201)
-  create(@ProjectId() projectId: string, @Body(new ZodPipe(createItemBodySchema)) body: CreateItemBody) {
-    return this.manual.create(projectId, body, { actor: ACTOR, reason: 'added by hand' });
+  async create(
+    @ProjectId() projectId: string,
+    @Body(new ZodPipe(createItemBodySchema)) body: CreateItemBody,
+  ): Promise<ItemView> {
+    return toItemView(await this.manual.create(projectId, body, { actor: ACTOR, reason: 'added by hand' }));
   }
 
   /** All or nothing: one illegal move (409) or unknown id (404) and no item changes. */
   @Post('bulk')
-  bulk(@ProjectId() projectId: string, @Body(new ZodPipe(bulkItemsBodySchema)) body: BulkItemsBody) {
-    return this.curation.bulk(projectId, body);
+  async bulk(
+    @ProjectId() projectId: string,
+    @Body(new ZodPipe(bulkItemsBodySchema)) body: BulkItemsBody,
+  ): Promise<BulkResultView> {
+    const { updated, items } = await this.curation.bulk(projectId, body);
+    return { updated, items: items.map(toItemView) };
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { rememberBodySchema, type RememberBody } from '@memex/domain';
+import { rememberBodySchema, toItemView, type ItemView, type RememberBody } from '@memex/domain';
 import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
 import { ManualItemService } from './manual-items.service';
 
@@ -11,7 +11,10 @@ export class RememberController {
 
   @Post()
   @HttpCode(201)
-  remember(@ProjectId() projectId: string, @Body(new ZodPipe(rememberBodySchema)) body: RememberBody) {
-    return this.manual.remember(projectId, body);
+  async remember(
+    @ProjectId() projectId: string,
+    @Body(new ZodPipe(rememberBodySchema)) body: RememberBody,
+  ): Promise<ItemView> {
+    return toItemView(await this.manual.remember(projectId, body));
   }
 }

@@ -8,8 +8,9 @@ import {
   parseOrThrow,
   rememberBodySchema,
   searchQuerySchema,
+  toItemView,
 } from '@memex/domain';
-import { DECISIONS_SHOWN, memoryErrorFrom, type ItemView, type MemoryPort } from '@memex/mcp';
+import { DECISIONS_SHOWN, memoryErrorFrom, type MemoryPort } from '@memex/mcp';
 import { databaseUnavailable } from '@memex/server';
 import { BrainService } from '@memex/feature-brain';
 import { ManualItemService } from '@memex/feature-items';
@@ -68,7 +69,7 @@ export class ProjectMemoryFactory {
             ...(input.type ? { type: input.type } : {}),
             ...(input.includeArchived !== undefined ? { includeArchived: String(input.includeArchived) } : {}),
           });
-          return asJson(await this.search.query(projectId, query));
+          return this.search.query(projectId, query);
         }),
       contextPack: (input) =>
         answer(async () => {
@@ -85,12 +86,12 @@ export class ProjectMemoryFactory {
       remember: (input) =>
         answer(async () => {
           const body = parseOrThrow(rememberBodySchema, input);
-          return asJson<ItemView>(await this.manual.remember(projectId, body));
+          return toItemView(await this.manual.remember(projectId, body));
         }, 'write'),
       getItem: (itemId) =>
         answer(async () => {
           const { id } = parseOrThrow(itemParamsSchema, { id: itemId });
-          return asJson<ItemView>((await this.items.get(projectId, id)).item);
+          return toItemView((await this.items.get(projectId, id)).item);
         }),
       decisions: () =>
         answer(async () => {
@@ -99,7 +100,7 @@ export class ProjectMemoryFactory {
             status: 'active',
             limit: DECISIONS_SHOWN,
           });
-          return asJson<ItemView[]>(items);
+          return items.map(toItemView);
         }),
     };
   }

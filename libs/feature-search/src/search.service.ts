@@ -9,6 +9,7 @@ import {
   type ItemStatus,
   type SearchMode,
   type SearchQuery,
+  type SearchResponseView,
 } from '@memex/domain';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
 import {
@@ -84,7 +85,7 @@ export class SearchService {
    * model) or echoed: stored text holds only placeholders, so the secret itself could match
    * nothing anyway.
    */
-  async query(projectId: string, sent: SearchQuery) {
+  async query(projectId: string, sent: SearchQuery): Promise<SearchResponseView> {
     const started = performance.now();
     const q = { ...sent, q: await this.redaction.text(projectId, sent.q) };
     const statuses = statusesFor(q.status, q.includeArchived);

@@ -1,6 +1,17 @@
 import { inline } from '@memex/brain';
 import { HIGHLIGHT } from '@memex/domain';
-import type { ContextPackView, ItemView, SearchResultView } from './memory-port';
+import type { ItemView, SearchResultView } from '@memex/domain';
+import type { ContextPackView } from './memory-port';
+
+/** The fields of an item the tools show. */
+export type ShownItem = Pick<
+  ItemView,
+  'itemId' | 'type' | 'status' | 'title' | 'facts' | 'rationale' | 'files' | 'tags' | 'confidence' | 'updatedAt'
+>;
+/** The fields of a search hit the tools show. */
+export type ShownHit = Pick<SearchResultView, 'itemId' | 'snippet'> & {
+  item: Pick<SearchResultView['item'], 'type' | 'status' | 'title' | 'files'>;
+};
 
 /**
  * Tool results are read by a model: compact markdown, with ids it can pass to memex_get_item.
@@ -18,7 +29,7 @@ function snippetLine(snippet: string): string {
   return inert(marked).replace(/[\uE000\uE001]/g, '**');
 }
 
-export function formatItem(item: ItemView): string {
+export function formatItem(item: ShownItem): string {
   const lines = [
     `## ${inert(item.title)}`,
     `${item.type} · ${item.status} · confidence ${item.confidence} · updated ${item.updatedAt.slice(0, 10)} · id ${item.itemId}`,
@@ -31,7 +42,7 @@ export function formatItem(item: ItemView): string {
   return lines.join('\n');
 }
 
-export function formatSearchResults(query: string, results: SearchResultView[]): string {
+export function formatSearchResults(query: string, results: ShownHit[]): string {
   if (results.length === 0) return `No memory items match "${inert(query)}".`;
   const lines = results.map((r, i) => {
     const files = r.item.files.length ? ` (${r.item.files.slice(0, 3).map(inert).join(', ')})` : '';
@@ -47,7 +58,7 @@ export function formatContextPack(pack: ContextPackView): string {
   return `${pack.content}\n\n(${pack.tokenCount} tokens${pack.truncated ? ', truncated to fit the budget' : ''})`;
 }
 
-export function formatDecisions(items: ItemView[]): string {
+export function formatDecisions(items: ShownItem[]): string {
   if (items.length === 0) return '# Decisions\n\nNo active decisions are recorded yet.';
   const entries = items.map((d) => {
     const why = d.rationale ? `\n  Why: ${inert(d.rationale)}` : '';
@@ -57,6 +68,6 @@ export function formatDecisions(items: ItemView[]): string {
 }
 
 /** What memex_remember answers: the new item named as the model will see it later. */
-export function formatRemembered(item: ItemView): string {
+export function formatRemembered(item: ShownItem): string {
   return `Remembered ${item.type} "${inert(item.title)}" as item ${item.itemId}.`;
 }

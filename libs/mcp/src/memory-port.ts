@@ -1,25 +1,21 @@
-import type { ItemType, MemoryItem } from '@memex/domain';
+import type { BrainView, SummaryView } from '@memex/brain';
+import type { ItemType, ItemView, SearchResponseView } from '@memex/domain';
+import type { ContextPack } from '@memex/search';
 
 /**
  * What the MCP server needs from Memex. brain-api answers it in process (the project comes
- * from the request's key); `memex mcp` answers it over the HTTP API. Shapes are the JSON the
- * HTTP API returns, so both sides are interchangeable.
+ * from the request's key); `memex mcp` answers it over the HTTP API. Answers are the API's
+ * views (@memex/domain, @memex/brain), so both sides are interchangeable.
  */
 export interface MemoryPort {
-  brain(tokenBudget?: number): Promise<MemoryDocument>;
-  summary(): Promise<MemoryDocument>;
-  search(input: SearchInput): Promise<{ results: SearchResultView[] }>;
+  brain(tokenBudget?: number): Promise<BrainView>;
+  summary(): Promise<SummaryView>;
+  search(input: SearchInput): Promise<SearchResponseView>;
   contextPack(input: ContextPackInput): Promise<ContextPackView>;
   remember(input: RememberInput): Promise<ItemView>;
   getItem(itemId: string): Promise<ItemView>;
   /** Active Decision items, newest first. */
   decisions(): Promise<ItemView[]>;
-}
-
-export interface MemoryDocument {
-  document: string;
-  brainHash: string;
-  tokenEstimate?: number;
 }
 
 export interface SearchInput {
@@ -46,41 +42,8 @@ export interface RememberInput {
   quotes: string[];
 }
 
-/** A value as JSON carries it: dates become ISO strings. */
-type AsJson<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
-
-/** A memory item as the HTTP API returns it (the fields the tools show). */
-export type ItemView = AsJson<
-  Pick<
-    MemoryItem,
-    | 'itemId'
-    | 'type'
-    | 'status'
-    | 'title'
-    | 'facts'
-    | 'rationale'
-    | 'files'
-    | 'tags'
-    | 'confidence'
-    | 'sessionId'
-    | 'createdAt'
-    | 'updatedAt'
-  >
->;
-
-export interface SearchResultView {
-  itemId: string;
-  score: number;
-  snippet: string;
-  item: { type: string; status: string; title: string; files: string[] };
-}
-
-export interface ContextPackView {
-  content: string;
-  tokenCount: number;
-  truncated: boolean;
-  components: Array<{ type: string; source: string; tokens: number; relevanceScore: number }>;
-}
+/** What the context pack tool shows of a pack. */
+export type ContextPackView = Pick<ContextPack, 'content' | 'tokenCount' | 'truncated' | 'components'>;
 
 /** Active decisions the memex://decisions resource lists (the API's page limit). */
 export const DECISIONS_SHOWN = 200;

@@ -1,7 +1,7 @@
-import { completesSession, eventsOfLines, toBatches, type HookEvent, type HookPayload } from '@memex/claude-hooks';
-import { INGEST_LIMITS, utf8Bytes, type RawEventInput } from '@memex/domain';
-import { redactEventBatch, type Redactor } from '@memex/redaction';
-import { capContent } from '@memex/transcript';
+import { completesSession, eventsOfLines, type HookEvent, type HookPayload } from '@memex/claude-hooks';
+import type { RawEventInput } from '@memex/domain';
+import type { Redactor } from '@memex/redaction';
+import { redactedBatches } from '../transcript-events';
 import type { Spool } from './spool';
 import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
 
@@ -10,18 +10,6 @@ import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
  * stay in the spool for ever.
  */
 const BATCH_LIMITS = { maxEvents: 200, maxBytes: 1024 * 1024 };
-
-/** A placeholder can be longer than what it replaced: an event at ingest's limits is kept within them. */
-function withinLimits(event: RawEventInput): RawEventInput {
-  const content = capContent(event.content);
-  const metadata =
-    event.metadata && utf8Bytes(JSON.stringify(event.metadata)) > INGEST_LIMITS.maxMetadataBytes
-      ? { truncated: true }
-      : event.metadata;
-  return content === event.content && metadata === event.metadata
-    ? event
-    : { ...event, content, ...(metadata ? { metadata } : {}) };
-}
 
 /**
  * Turns what the transcript gained since the last hook into spooled batches, then moves the
@@ -43,12 +31,8 @@ export async function captureTranscript(
     const cursor = await loadCursor(stateDir, sessionId, payload.transcript_path);
     const { lines, offset, inode } = await readNewLines(cursor);
     const read = eventsOfLines(lines, cursor.tools);
-    for (const batch of toBatches(read.events, BATCH_LIMITS)) {
-      const { value } = await redactEventBatch(redactor, {
-        ...(read.branch ? { branch: read.branch } : {}),
-        events: batch,
-      });
-      await spool.add({ kind: 'events', sessionId, ...value, events: value.events.map(withinLimits) });
+    for (const body of await redactedBatches(read, redactor, BATCH_LIMITS)) {
+      await spool.add({ kind: 'events', sessionId, ...body });
     }
     events = read.events;
     dropped = read.dropped;

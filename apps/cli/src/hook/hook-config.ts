@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { NO_SETTINGS, parseAllowList, parseExtraPatterns, type RedactionSettings } from '@memex/redaction';
 
 export interface HookConfig {
@@ -58,7 +58,8 @@ export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
     budgetMs: int(env.MEMEX_HOOK_BUDGET_MS, 1800, 200, MAX_BUDGET_MS),
     brainTokens: int(env.MEMEX_HOOK_BRAIN_TOKENS, 2000, 500, 2500),
     contextTokens: int(env.MEMEX_HOOK_CONTEXT_TOKENS, 600, 0, 2500),
-    stateDir: env.MEMEX_HOOK_STATE_DIR || join(stateHome, 'memex'),
+    // Resolved once: a relative setting names the same place for every part of the hook.
+    stateDir: env.MEMEX_HOOK_STATE_DIR ? resolve(env.MEMEX_HOOK_STATE_DIR) : join(stateHome, 'memex'),
     reflect: env.MEMEX_HOOK_REFLECT === '1',
     ...redactionSettings(env),
   };

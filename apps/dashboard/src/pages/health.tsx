@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage, PageTitle, formatDate, useAction, useLoad } from '../components';
 import { ratesPerMinute, type CounterSample } from '../lib/rates';
 import { useSignedIn } from '../session-context';
+import { ModelSpend } from './model-spend';
 
 interface QueueCounts {
   name: string;
@@ -42,7 +43,7 @@ const sample = (m: MetricsSummary): CounterSample => ({
 
 const SAMPLE_MS = 5000;
 
-/** Operators: queue depths, failed jobs, and ingest and enrichment rates of the serving process. */
+/** Operators: queue depths, failed jobs, model spend, and ingest and enrichment rates of the serving process. */
 export function HealthPage() {
   const { api } = useSignedIn();
   const queues = useLoad(() => api<{ queues: QueueCounts[] }>('/api/v2/admin/queues'), []);
@@ -148,6 +149,7 @@ export function HealthPage() {
           ))}
         </ul>
       </section>
+      <ModelSpend />
       <section aria-labelledby="rates-title">
         <h2 id="rates-title">Ingest and enrichment</h2>
         <p className="hint">

@@ -1,0 +1,98 @@
+import type { ItemStatus, ItemType, MemoryItem } from './memory-item';
+
+// The API's answers, declared once: the HTTP controllers return them, the MCP port and the
+// CLI read them, the dashboard types its pages with them. Type-only imports keep this module
+// free of zod, so the browser bundle can take it by file.
+
+/** A value as JSON carries it: dates become ISO strings. */
+export type AsJson<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+/** A memory item as every API answers it. */
+export type ItemView = AsJson<MemoryItem>;
+
+export function toItemView(item: MemoryItem): ItemView {
+  return {
+    ...item,
+    lastReinforcedAt: item.lastReinforcedAt?.toISOString() ?? null,
+    resolvedAt: item.resolvedAt?.toISOString() ?? null,
+    createdAt: item.createdAt.toISOString(),
+    updatedAt: item.updatedAt.toISOString(),
+  };
+}
+
+/** One entry of an item's history: the whole item before and after (null for a creation or deletion). */
+export interface HistoryEntryView {
+  id: number;
+  change: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  actorType: string;
+  actor: string;
+  reason: string | null;
+  runId: string | null;
+  createdAt: string;
+}
+
+export function toHistoryEntryView(entry: Omit<HistoryEntryView, 'createdAt'> & { createdAt: Date }): HistoryEntryView {
+  return { ...entry, createdAt: entry.createdAt.toISOString() };
+}
+
+/** `GET /api/v2/memory-items`. */
+export interface ItemPageView {
+  items: ItemView[];
+  nextCursor: string | null;
+}
+
+/** `GET /api/v2/memory-items/:id`. */
+export interface ItemDetailView {
+  item: ItemView;
+  history: HistoryEntryView[];
+}
+
+/** `POST /api/v2/memory-items/bulk`. */
+export interface BulkResultView {
+  updated: number;
+  items: ItemView[];
+}
+
+/** `DELETE /api/v2/memory-items/:id`. */
+export interface DeletedItemView {
+  itemId: string;
+  deleted: true;
+  /** Items whose evidence or merge history pointed at it, now unlinked. */
+  unlinked: string[];
+  expiredProposals: number;
+}
+
+/** One hit of `GET /api/v2/search`. */
+export interface SearchResultView {
+  itemId: string;
+  /** The fused score (reciprocal rank fusion), rounded to 6 decimals. */
+  score: number;
+  /** Each source's rank, null where that source did not find the item. */
+  ranks: { fullText: number | null; vector: number | null };
+  snippet: string;
+  item: {
+    itemId: string;
+    type: ItemType;
+    status: ItemStatus;
+    title: string;
+    confidence: number;
+    importance: number | null;
+    schemaKey: string;
+    files: string[];
+    tags: string[];
+    updatedAt: string;
+  };
+}
+
+/** `GET /api/v2/search`. */
+export interface SearchResponseView {
+  /** The query as searched (redacted). */
+  query: string;
+  mode: 'hybrid' | 'fulltext' | 'vector';
+  results: SearchResultView[];
+  tookMs: number;
+}
