@@ -188,3 +188,15 @@ describe('assembleContext', () => {
     );
   });
 });
+
+describe('the task stack in a small budget', () => {
+  it('always shows the root goal, cut to its share', () => {
+    const goal =
+      'Refactor the payment retry scheduler so that webhooks are retried with backoff and jitter, and make sure the idempotency keys survive a deploy of the sender service';
+    const pack = assembleContext(base({ maxTokens: 600, stack: { root: { id: 'root', goal }, path: [], done: [] } }));
+    const first = pack.components[0]!;
+    expect(first).toMatchObject({ type: 'custom', source: 'root', compressed: true });
+    expect(first.content).toMatch(/^- _goal:_ Refactor the payment retry/);
+    expect(first.tokens + 1).toBeLessThanOrEqual(30);
+  });
+});

@@ -143,6 +143,8 @@ interface Scored {
   source: string;
   full: string;
   short?: string;
+  /** A task frame's line cut to about this many characters of text: the stack always shows its goal. */
+  fit?: (chars: number) => string;
   finalScore: number;
   shownScore: number;
   /** Order among equals: stable across runs. */
@@ -286,7 +288,8 @@ function stackComponents(
       pool: 'stack',
       source: id,
       full: customLine(label, text),
-      short: customLine(label, text, true),
+      short: customLine(label, text, 100),
+      fit: (chars: number) => customLine(label, text, chars),
       finalScore: 1,
       shownScore: 1,
       tie: id,
@@ -366,7 +369,19 @@ export function assembleContext(request: AssemblyRequest): AssembledContext {
 
   // The task stack first, each part within its share; recent events next, within theirs, so
   // nothing else can crowd them out; then every other source within its share, best first.
-  for (const s of stack) take(s, Math.floor(maxTokens * s.share), `stack:${s.share}`, true);
+  for (const s of stack) {
+    const cap = Math.floor(maxTokens * s.share);
+    if (take(s, cap, `stack:${s.share}`, true) || !s.fit || !compress) continue;
+    // Still too long for its share: cut to what the share holds (4 characters a token, less
+    // the label), shorter until it fits or nothing useful is left.
+    for (let chars = cap * 4 - 16; chars >= 24; chars = Math.floor(chars / 2)) {
+      if (take({ ...s, full: s.fit(chars), short: undefined }, cap, `stack:${s.share}`, false)) {
+        chosen[chosen.length - 1]!.compressed = true;
+        taken.add(s);
+        break;
+      }
+    }
+  }
   const bySource = (source: Source) =>
     scored
       .filter((s) => s.pool === source)

@@ -102,13 +102,13 @@ export function patternLine(description: string, evidence: string[], short = fal
   return `- _pattern:_ ${inert(description, short ? 160 : 400)}${shown.length > 0 ? ` _Evidence:_ ${shown.join(', ')}` : ''}`;
 }
 
-export function customLine(label: string, text: string, short = false): string {
-  return `- _${inert(label, 20)}:_ ${inert(text, short ? 100 : 300)}`;
+export function customLine(label: string, text: string, maxChars = 300): string {
+  return `- _${inert(label, 20)}:_ ${inert(text, maxChars)}`;
 }
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Counts shown in the header, besides the intent: items and events always, the rest when offered. */
+/** Counts shown in the header, besides the intent: items and events always, the rest when there are some. */
 export interface HeaderCounts {
   items: number;
   events: number;
@@ -119,11 +119,13 @@ export interface HeaderCounts {
 }
 
 export function header(query: string, intent: Intent, counts: HeaderCounts): string {
+  // Sources beyond items and events are counted only when they show something: a header is
+  // paid for in every pack.
   const extra = [
-    counts.tasks !== undefined ? plural(counts.tasks, 'task') : '',
-    counts.entities !== undefined ? plural(counts.entities, 'entity').replace(/entitys$/, 'entities') : '',
-    counts.relations !== undefined ? plural(counts.relations, 'relation') : '',
-    counts.patterns !== undefined ? plural(counts.patterns, 'pattern') : '',
+    counts.tasks ? plural(counts.tasks, 'task') : '',
+    counts.entities ? plural(counts.entities, 'entity').replace(/entitys$/, 'entities') : '',
+    counts.relations ? plural(counts.relations, 'relation') : '',
+    counts.patterns ? plural(counts.patterns, 'pattern') : '',
   ].filter(Boolean);
   return (
     `# Context for: ${inert(query, QUERY_CHARS)}\n` +
