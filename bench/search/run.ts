@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { fmt, summarize } from '../support/stats';
 import { startApp } from '../support/server-process';
 import { PER_KIND, QUERY_KINDS, seedSearchCorpus, type LabelledQuery } from './corpus';
+import { measurePack } from './pack';
 
 type Mode = 'fulltext' | 'vector' | 'hybrid';
 
@@ -101,9 +102,18 @@ async function measure(count: number, quality: boolean): Promise<void> {
   }
 }
 
+/** BENCH_SEARCH_PART=search or =pack runs one part; both by default. */
 async function main(): Promise<void> {
-  await measure(10_000, true);
-  await measure(Number(process.env.BENCH_LARGE ?? 100_000), process.env.BENCH_QUALITY_LARGE === '1');
+  const part = process.env.BENCH_SEARCH_PART;
+  const large = Number(process.env.BENCH_LARGE ?? 100_000);
+  if (part !== 'pack') {
+    await measure(10_000, true);
+    await measure(large, process.env.BENCH_QUALITY_LARGE === '1');
+  }
+  if (part !== 'search') {
+    await measurePack(10_000, true, embedded);
+    await measurePack(large, process.env.BENCH_QUALITY_LARGE === '1', embedded);
+  }
 }
 
 void main();

@@ -187,6 +187,8 @@ describe('memex hook, with Memex up', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(context(run).hookEventName).toBe('UserPromptSubmit');
     expect(context(run).additionalContext).toContain(title);
+    // The session is known: its pack starts from its task stack, the session's first prompt as the goal.
+    expect(context(run).additionalContext).toMatch(/\n- _goal:_ \S/);
 
     const off = await hook(session, 'UserPromptSubmit', { MEMEX_HOOK_CONTEXT_TOKENS: '0' });
     expect(off).toMatchObject({ code: 0, stdout: '', stderr: '' });

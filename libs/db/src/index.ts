@@ -4,6 +4,7 @@ export * from './database';
 export * from './migrations';
 export * from './repositories/embedding.repository';
 export * from './repositories/enrichment.repository';
+export * from './repositories/entity.repository';
 export * from './repositories/hygiene-review.repository';
 export * from './repositories/hygiene-run.repository';
 export * from './repositories/item-changes';

@@ -200,6 +200,60 @@ export interface ItemEmbeddingsTable {
   generation: number;
 }
 
+/** The entity store (migration 0011): see libs/entities for what fills it and how it is read. */
+export interface EntitiesTable {
+  id: Generated<number>;
+  project_id: string;
+  kind: string;
+  name: string;
+  base: string;
+  mentions: ColumnType<number, number | undefined, number>;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface EntityMentionsTable {
+  entity_id: number;
+  project_id: string;
+  session_id: string;
+  event_id: string;
+  occurred_at: Timestamp;
+  edited: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface EntityRelationsTable {
+  project_id: string;
+  source_id: number;
+  target_id: number;
+  kind: string;
+  weight: ColumnType<number, number | undefined, number>;
+  last_seen_at: Timestamp;
+}
+
+export interface RelationSessionsTable {
+  source_id: number;
+  target_id: number;
+  kind: string;
+  session_id: string;
+}
+
+export interface ItemEntitiesTable {
+  project_id: string;
+  item_id: string;
+  entity_id: number;
+}
+
+export interface ErrorOccurrencesTable {
+  project_id: string;
+  session_id: string;
+  event_id: string;
+  signature: string;
+  occurred_at: Timestamp;
+  command: string | null;
+  fix: string | null;
+  fix_event_ids: ColumnType<string[], string[] | undefined, string[]>;
+}
+
 export interface DB {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -214,4 +268,10 @@ export interface DB {
   hygiene_run_proposals: HygieneRunProposalsTable;
   hygiene_changes: HygieneChangesTable;
   item_embeddings: ItemEmbeddingsTable;
+  entities: EntitiesTable;
+  entity_mentions: EntityMentionsTable;
+  entity_relations: EntityRelationsTable;
+  relation_sessions: RelationSessionsTable;
+  item_entities: ItemEntitiesTable;
+  error_occurrences: ErrorOccurrencesTable;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ENTITY_KINDS } from '@memex/entities';
 import { ITEM_STATUSES, ITEM_TYPES } from './memory-item';
+import { EVENT_TYPES, clientIdSchema, timestampSchema } from './raw-event';
 import { queryInteger } from './query-params';
 import { storable } from './storable';
 
@@ -33,15 +35,48 @@ export const searchQuerySchema = z.strictObject({
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
+const percent = z.number().min(0).max(100);
+const weight = z.number().min(0).max(100);
+
+/** ContextRequest.strategy of spec/context-assembly.md: any part left out takes the intent's default. */
+export const contextStrategySchema = z.strictObject({
+  budgetAllocation: z
+    .strictObject({
+      recent: percent.optional(),
+      semantic: percent.optional(),
+      entity: percent.optional(),
+      relation: percent.optional(),
+      pattern: percent.optional(),
+    })
+    .optional(),
+  recencyWeight: weight.optional(),
+  relevanceWeight: weight.optional(),
+  salienceWeight: weight.optional(),
+  depthLimit: z.number().int().min(0).max(4).optional(),
+});
+
 export const contextPackBodySchema = z.strictObject({
   query: storable(z.string().trim().min(1).max(2000)),
   maxTokens: z.number().int().min(50).max(32_000),
+  /** The client's session id (as ingested): its task stack leads the pack and its events are the recent ones. */
+  sessionId: clientIdSchema.optional(),
+  strategy: contextStrategySchema.optional(),
+  /** Text the caller adds as it is, as a `custom` component. */
+  additionalContext: storable(z.string().max(4000)).optional(),
   filters: z
     .strictObject({
       types: z.array(z.enum(ITEM_TYPES)).min(1).max(ITEM_TYPES.length).optional(),
       includeArchived: z.boolean().optional(),
       /** Recent events of the project's sessions as "recent" components (default true). */
       includeRecent: z.boolean().optional(),
+      /** Only what happened (or changed) after this: epoch milliseconds or an ISO-8601 instant. */
+      since: z.union([z.number().int().min(0), timestampSchema]).optional(),
+      /** Only recent events of these types. */
+      eventTypes: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).optional(),
+      /** Only entities (and relations between entities) of these kinds. */
+      entityTypes: z.array(z.enum(ENTITY_KINDS)).min(1).max(ENTITY_KINDS.length).optional(),
+      /** Leave these out: item ids, event ids, entity ids or pattern signatures. */
+      exclude: z.array(z.string().min(1).max(500)).max(500).optional(),
     })
     .optional()
     .default({}),

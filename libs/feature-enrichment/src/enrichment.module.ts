@@ -8,6 +8,7 @@ import { SyncEmbeddingsHandler } from './embeddings/sync-embeddings.handler';
 import { EnrichSessionHandler } from './enrich-session.handler';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { EnrichmentService } from './enrichment.service';
+import { EntityRecorder } from './entity-recorder';
 import { WindowWriter } from './window-writer';
 import { ModelReader } from './model-reader';
 
@@ -16,6 +17,7 @@ import { ModelReader } from './model-reader';
   imports: [RetrievalModule],
   providers: [
     EnrichmentService,
+    EntityRecorder,
     WindowWriter,
     ModelReader,
     EnrichmentMetrics,

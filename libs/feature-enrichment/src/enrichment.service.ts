@@ -18,6 +18,7 @@ import {
 } from '@memex/enrichment';
 import { CONFIG } from '@memex/server';
 import { EnrichmentMetrics } from './enrichment.metrics';
+import { EntityRecorder } from './entity-recorder';
 import { WindowWriter } from './window-writer';
 import { ModelReader, type Fallback } from './model-reader';
 
@@ -57,6 +58,7 @@ export class EnrichmentService {
     private readonly windows: WindowWriter,
     private readonly models: ModelReader,
     private readonly metrics: EnrichmentMetrics,
+    private readonly entities: EntityRecorder,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -131,6 +133,7 @@ export class EnrichmentService {
         continue;
       }
       written = { cursor: last.seq, events: [...context, ...window] };
+      await this.entities.afterWindow(projectId, sessionId, last.seq, last.timestamp);
       report.windows += 1;
       report.events += window.length;
       for (const count of WINDOW_COUNTS) {

@@ -5,10 +5,11 @@ import { IngestController } from './ingest.controller';
 import { IngestMetrics } from './ingest.metrics';
 import { IngestService } from './ingest.service';
 import { SessionReadsController } from './session-reads.controller';
+import { SessionTasksController } from './session-tasks.controller';
 
 /** Sessions and raw events over HTTP: validate, store once, enqueue enrichment; and read them back. */
 @Module({
-  controllers: [IngestController, SessionReadsController],
+  controllers: [IngestController, SessionReadsController, SessionTasksController],
   providers: [IngestService, IngestMetrics, EnrichmentEnqueuer, EnqueueReconciler],
   exports: [EnqueueReconciler],
 })

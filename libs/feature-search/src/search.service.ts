@@ -12,8 +12,19 @@ import {
   type SearchResponseView,
 } from '@memex/domain';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
-import { anyOfWords, assembleContextPack, reciprocalRankFusion, splitWebQuery } from '@memex/search';
+import {
+  anyOfWords,
+  assembleContext,
+  querySignals,
+  reciprocalRankFusion,
+  resolveStrategy,
+  splitWebQuery,
+  type PackCandidate,
+  type PackStack,
+} from '@memex/search';
 import { RedactionService } from '@memex/server';
+import type { TaskStack } from '@memex/entities';
+import { PackSources, type EntitySources } from './pack-sources';
 
 /** How deep each source ranks before fusion. */
 const DEPTH = 50;
@@ -21,6 +32,14 @@ const RRF_K = 60;
 /** Items a context pack chooses from. */
 const PACK_CANDIDATES = 30;
 const RECENT_EVENTS = 20;
+/** Items the query's named entities point at, beside those search found. */
+const LINKED_ITEMS = 20;
+/**
+ * What naming the entities a query names adds to an item's score, in units of search's best
+ * hit: an exact name is as precise a signal as search has, so an item naming all of them
+ * (or what they lead to, discounted by hops) goes ahead of search's best.
+ */
+const LINK_WEIGHT = 1.5;
 /**
  * Below this cosine a vector hit is noise (hashed features collide a little), and would still
  * earn a rank in the fusion: it is dropped.
@@ -58,6 +77,7 @@ export class SearchService {
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
     private readonly redaction: RedactionService,
+    private readonly sources: PackSources,
   ) {}
 
   /**
@@ -102,16 +122,37 @@ export class SearchService {
     };
   }
 
+  /**
+   * A context pack as spec/context-assembly.md builds one: the query's signals, then search,
+   * recent events, the entities it names and the most salient, their relations to the
+   * strategy's depth, error patterns seen before, and the session's task stack, gathered in
+   * parallel and assembled within the budget (libs/search assembleContext).
+   */
   async contextPack(projectId: string, sent: ContextPackBody) {
     const started = performance.now();
-    const body = { ...sent, query: await this.redaction.text(projectId, sent.query) };
+    const body = {
+      ...sent,
+      query: await this.redaction.text(projectId, sent.query),
+      additionalContext: sent.additionalContext && (await this.redaction.text(projectId, sent.additionalContext)),
+    };
     const { filters } = body;
     const statuses = filters.includeArchived ? ITEM_STATUSES : LIVE;
+    const since =
+      filters.since === undefined
+        ? undefined
+        : typeof filters.since === 'number'
+          ? filters.since
+          : Date.parse(filters.since);
+    const exclude = new Set(filters.exclude ?? []);
+    const signals = querySignals(body.query);
+    const strategy = resolveStrategy(signals.intent, body.strategy);
+    const now = Date.now();
     // A prompt may be long; its first words are what retrieval uses (see MAX_QUERY_WORDS). It
     // is a sentence, not a query: full text takes items sharing any of its words, ranked by
     // how many and how often, as requiring every word would rarely match anything.
     const words = queryWords(body.query).slice(0, MAX_QUERY_WORDS);
-    const [ranked, recent] = await Promise.all([
+    const session = body.sessionId ? await this.sources.stack(projectId, body.sessionId) : undefined;
+    const [ranked, recent, found] = await Promise.all([
       words.length > 0
         ? this.ranked(
             projectId,
@@ -121,37 +162,94 @@ export class SearchService {
             PACK_CANDIDATES,
           )
         : Promise.resolve([]),
-      filters.includeRecent === false ? Promise.resolve([]) : this.search.recentEvents(projectId, RECENT_EVENTS),
+      filters.includeRecent === false
+        ? Promise.resolve([])
+        : this.search.recentEvents(projectId, RECENT_EVENTS, {
+            sessionId: session?.sessionId,
+            since: since === undefined ? undefined : new Date(since),
+            types: filters.eventTypes,
+          }),
+      this.sources.entities(
+        projectId,
+        signals,
+        strategy.depthLimit,
+        { statuses, since, entityTypes: filters.entityTypes, exclude },
+        now,
+      ),
     ]);
-    const pack = assembleContextPack({
+    const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types);
+    const pack = assembleContext({
       query: body.query,
       maxTokens: body.maxTokens,
-      now: Date.now(),
-      candidates: ranked.map(({ hit, score }) => ({
-        itemId: hit.itemId,
-        type: hit.type,
-        title: hit.title,
-        facts: hit.facts,
-        rationale: hit.rationale,
-        files: hit.files,
-        status: hit.status,
-        relevance: score,
-      })),
-      recent: recent.map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() })),
+      now,
+      intent: signals.intent,
+      strategy,
+      keywords: signals.keywords,
+      candidates: candidates.filter(
+        (c) => !exclude.has(c.itemId) && (since === undefined || (c.updatedAt ?? now) >= since),
+      ),
+      recent: recent.filter((e) => !exclude.has(e.eventId)).map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() })),
+      entities: found.entities,
+      relations: found.relations,
+      patterns: found.patterns,
+      stack: session && packStack(session.stack),
+      additionalContext: body.additionalContext,
     });
     return {
       content: pack.content,
       components: pack.components,
       tokenCount: pack.tokenCount,
       truncated: pack.truncated,
+      strategy: pack.strategy,
       metadata: {
         query: body.query,
         intent: pack.intent,
-        itemsConsidered: ranked.length,
+        keywords: signals.keywords,
+        itemsConsidered: candidates.length,
         eventsConsidered: recent.length,
+        entitiesConsidered: found.entities.length,
+        relationsConsidered: found.relations.length,
+        patternsConsidered: found.patterns.length,
+        chunksSearched: ranked.length,
+        ...(session ? { taskFrames: session.stack.frames.length } : {}),
         assemblyTimeMs: Math.round((performance.now() - started) * 10) / 10,
       },
     };
+  }
+
+  /**
+   * Search's hits, and the items that name the entities the query named: a hit naming them
+   * is raised, an item search missed joins with a score by the share of them it names.
+   */
+  private async withLinkedItems(
+    projectId: string,
+    ranked: RankedHit[],
+    found: EntitySources,
+    statuses: readonly ItemStatus[],
+    types: SearchFilter['types'],
+  ): Promise<PackCandidate[]> {
+    const top = ranked[0]?.score ?? 1 / (RRF_K + 1);
+    const linked = await this.sources.linkedItems(projectId, found.linked, statuses, LINKED_ITEMS);
+    const worth = (ids: number[]) => ids.reduce((sum, id) => sum + (found.linked.get(id) ?? 0), 0);
+    const share = new Map(
+      linked.map((l) => [l.itemId, Math.min(1, worth(l.entityIds) / Math.max(1, found.named.length))]),
+    );
+    const toCandidate = ({ hit, score }: { hit: SearchHit; score: number }): PackCandidate => ({
+      itemId: hit.itemId,
+      type: hit.type,
+      title: hit.title,
+      facts: hit.facts,
+      rationale: hit.rationale,
+      files: hit.files,
+      status: hit.status,
+      relevance: score + top * LINK_WEIGHT * (share.get(hit.itemId) ?? 0),
+      updatedAt: hit.updatedAt.getTime(),
+      salience: hit.importance === null ? null : hit.importance / 5,
+    });
+    const seen = new Set(ranked.map((r) => r.hit.itemId));
+    const missing = linked.filter((l) => !seen.has(l.itemId)).map((l) => l.itemId);
+    const hydrated = missing.length > 0 ? await this.search.hydrate(projectId, missing, '', { statuses, types }) : [];
+    return [...ranked, ...hydrated.map((hit) => ({ hit, score: 0 }))].map(toCandidate);
   }
 
   private async ranked(
@@ -207,4 +305,14 @@ export class SearchService {
       return [];
     }
   }
+}
+
+/** A session's task stack as the pack shows it: root goal, the path to the current frame, finished siblings. */
+function packStack(stack: TaskStack): PackStack {
+  const [root, ...path] = stack.path;
+  return {
+    root: { id: root!.id, goal: root!.goal },
+    path: path.map((f) => ({ id: f.id, goal: f.goal, status: f.status, ...(f.result ? { result: f.result } : {}) })),
+    done: stack.done.map((f) => ({ id: f.id, goal: f.goal, ...(f.result ? { result: f.result } : {}) })),
+  };
 }

@@ -5,6 +5,7 @@ import type { Config } from '@memex/config';
 import {
   EmbeddingRepository,
   EnrichmentRepository,
+  EntityRepository,
   HygieneReviewRepository,
   HygieneRunRepository,
   ItemChanges,
@@ -36,6 +37,7 @@ const REPOSITORIES = [
   MemoryItemRepository,
   MemoryItemAdminRepository,
   EnrichmentRepository,
+  EntityRepository,
   ModelUsageRepository,
   EmbeddingRepository,
   SearchRepository,

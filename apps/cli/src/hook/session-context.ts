@@ -44,6 +44,7 @@ async function brainContext(http: MemexHttp, config: HookConfig, remainingMs: nu
 /** UserPromptSubmit: a small context pack for the prompt, unless it has been too slow lately. */
 async function promptContext(
   prompt: string,
+  sessionId: string | undefined,
   http: MemexHttp,
   config: HookConfig,
   remainingMs: number,
@@ -52,7 +53,13 @@ async function promptContext(
   if (paused && paused.until > Date.now()) return {};
   try {
     const pack = await http.json<ContextPackView>('POST', '/api/v2/context-pack', {
-      body: { query: asQuery(prompt), maxTokens: config.contextTokens, filters: { includeRecent: false } },
+      body: {
+        query: asQuery(prompt),
+        maxTokens: config.contextTokens,
+        // The session's task stack leads the pack: the goal and the step the prompt belongs to.
+        ...(sessionId ? { sessionId } : {}),
+        filters: { includeRecent: false },
+      },
       timeoutMs: remainingMs,
     });
     if (pack.components.length === 0) return {};
@@ -79,7 +86,7 @@ export async function sessionContext(
     const prompt = payload.prompt?.trim();
     // Slash commands are instructions to Claude Code, not questions about the project.
     if (event === 'UserPromptSubmit' && config.contextTokens > 0 && prompt && !prompt.startsWith('/')) {
-      return await promptContext(prompt, http, config, remainingMs() - 25);
+      return await promptContext(prompt, payload.session_id, http, config, remainingMs() - 25);
     }
     return {};
   } catch (error) {

@@ -8,6 +8,7 @@ import * as approvalIndex from './0006_approval_index';
 import * as itemSalience from './0007_item_salience';
 import * as modelUsage from './0009_model_usage';
 import * as dashboardIndexes from './0010_dashboard_indexes';
+import * as entities from './0011_entities';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_item_salience': itemSalience,
   '0009_model_usage': modelUsage,
   '0010_dashboard_indexes': dashboardIndexes,
+  '0011_entities': entities,
 };

@@ -72,28 +72,26 @@ export class SearchRepository {
   }
 
   /**
-   * The newest events of the project's most recently active session, newest first: what the
-   * assistant was just doing. (By session, so the read uses the session's own index.)
+   * The newest events of a session (by default the project's most recently active one),
+   * newest first: what the assistant was just doing. (By session, so the read uses the
+   * session's own index.) `since` and `types` narrow them, as a context pack's filters ask.
    */
   async recentEvents(
     projectId: string,
     limit: number,
+    scope: { sessionId?: string; since?: Date; types?: readonly string[] } = {},
   ): Promise<Array<{ eventId: string; type: string; occurredAt: Date; content: string }>> {
-    const session = await this.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('project_id', '=', projectId)
-      .orderBy('last_event_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    let query = this.db.selectFrom('sessions').select('id').where('project_id', '=', projectId);
+    if (scope.sessionId) query = query.where('id', '=', scope.sessionId);
+    const session = await query.orderBy('last_event_at', 'desc').limit(1).executeTakeFirst();
     if (!session) return [];
-    const rows = await this.db
+    let events = this.db
       .selectFrom('raw_events')
       .select(['event_id', 'type', 'occurred_at', sql<string>`left(content, 1000)`.as('content')])
-      .where('session_id', '=', session.id)
-      .orderBy('seq', 'desc')
-      .limit(limit)
-      .execute();
+      .where('session_id', '=', session.id);
+    if (scope.since) events = events.where('occurred_at', '>=', scope.since);
+    if (scope.types) events = events.where('type', '=', sql<string>`any(${[...scope.types]}::text[])`);
+    const rows = await events.orderBy('seq', 'desc').limit(limit).execute();
     return rows.map((r) => ({ eventId: r.event_id, type: r.type, occurredAt: r.occurred_at, content: r.content }));
   }
 }

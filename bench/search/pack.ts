@@ -1,0 +1,102 @@
+import { Client } from 'pg';
+import { fmt, summarize } from '../support/stats';
+import { startApp } from '../support/server-process';
+import { PACK_QUERY_KINDS, PACK_SESSIONS, seedPackCorpus, type PackQuery } from './pack-corpus';
+
+type Component = { type: string; source: string; relevanceScore: number };
+
+async function pack(base: string, key: string, query: string): Promise<{ components: Component[]; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v2/context-pack`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, maxTokens: 2000 }),
+  });
+  if (!res.ok) throw new Error(`context-pack answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { components: Component[] };
+  return { components: body.components, ms: performance.now() - started };
+}
+
+/** The rank of the first relevant memory component, by combined score (recent events and the stack aside). */
+function rankOf(components: Component[], relevant: string[]): number {
+  const memory = components
+    .filter((c) => c.type !== 'recent' && c.type !== 'custom')
+    .sort((a, b) => b.relevanceScore - a.relevanceScore);
+  return memory.findIndex((c) => relevant.includes(c.source)) + 1;
+}
+
+async function quality(base: string, key: string, queries: PackQuery[]): Promise<string> {
+  let hits = 0;
+  let reciprocal = 0;
+  const byKind: Record<string, number> = {};
+  for (const q of queries) {
+    const rank = rankOf((await pack(base, key, q.query)).components, q.relevant);
+    if (rank > 0 && rank <= 5) {
+      hits += 1;
+      byKind[q.kind] = (byKind[q.kind] ?? 0) + 1;
+    }
+    if (rank > 0) reciprocal += 1 / rank;
+  }
+  const perKind = PACK_QUERY_KINDS.map((k) => `${k} ${byKind[k] ?? 0}/${PACK_SESSIONS}`).join(', ');
+  return `recall@5 ${fmt(hits / queries.length, 3)}, MRR ${fmt(reciprocal / queries.length, 3)} (${perKind})`;
+}
+
+async function sql(databaseUrl: string, text: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Context packs over a corpus of `count` items whose entity store was filled from real-format
+ * sessions: quality of labelled queries naming a file, a function or an error seen before, with
+ * the entity store and then without it (emptied: search and recent events alone), and latency.
+ */
+export async function measurePack(
+  count: number,
+  withQuality: boolean,
+  embedded: (databaseUrl: string) => Promise<number>,
+): Promise<void> {
+  let queries: PackQuery[] = [];
+  const server = await startApp(
+    `pack${count}`,
+    'memex',
+    async (db, projectId) => {
+      queries = await seedPackCorpus(db, projectId, count);
+    },
+    { HYGIENE_INTERVAL_MS: '0', EMBEDDING_POLL_MS: '500' },
+  );
+  try {
+    const indexMs = await embedded(server.databaseUrl);
+    console.log(
+      `bench:search context pack — ${fmt(count)} items, ${PACK_SESSIONS} real-format sessions in the entity store`,
+    );
+    console.log(`  embedded by the worker in ${fmt(indexMs / 1000, 1)} s`);
+    // One warm-up pack loads the vectors.
+    await pack(server.url, server.apiKey, queries[0]!.query);
+    const latencies: number[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      for (const q of queries) latencies.push((await pack(server.url, server.apiKey, q.query)).ms);
+    }
+    const s = summarize(latencies);
+    if (withQuality) {
+      console.log(`  ${queries.length} labelled queries, maxTokens 2000, rank by the components' combined score:`);
+      console.log(`    with entities, relations, patterns    ${await quality(server.url, server.apiKey, queries)}`);
+    }
+    console.log(
+      `  pack latency over ${latencies.length} queries: p50 ${fmt(s.p50, 1)} ms, p99 ${fmt(s.p99, 1)} ms` +
+        `${count <= 10_000 ? ' (goal p50 < 30 ms)' : ''}`,
+    );
+    if (withQuality) {
+      await sql(server.databaseUrl, 'delete from entities; delete from error_occurrences;');
+      console.log(`    without (entity store emptied)        ${await quality(server.url, server.apiKey, queries)}`);
+    }
+    console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
+  } finally {
+    await server.stop();
+  }
+}

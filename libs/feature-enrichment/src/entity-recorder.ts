@@ -1,0 +1,67 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EnrichmentRepository, EntityRepository } from '@memex/db';
+import type { EngineEvent } from '@memex/enrichment';
+import { itemEntities, windowEntities, type SourceEvent } from '@memex/entities';
+
+/**
+ * Events read with a window, the window last: a failure's fix may land windows later, and a
+ * todo list's frames span the session, so each window re-reads this many before it. Every
+ * write is keyed by event and session, so reading an event again adds nothing.
+ */
+const LOOKBACK_EVENTS = 200;
+
+const asSource = (e: EngineEvent): SourceEvent => ({
+  eventId: e.eventId,
+  type: e.type,
+  occurredAt: e.timestamp.getTime(),
+  content: e.content,
+  metadata: e.metadata,
+});
+
+/**
+ * Fills the entity store after an enrichment window is written: the entities, relations and
+ * error occurrences of its events, and the links of the session's items to what they name.
+ * Events and items are stored redacted, so what is derived from them is too.
+ */
+@Injectable()
+export class EntityRecorder {
+  private readonly logger = new Logger(EntityRecorder.name);
+
+  constructor(
+    private readonly events: EnrichmentRepository,
+    private readonly entities: EntityRepository,
+  ) {}
+
+  async afterWindow(projectId: string, sessionId: string, windowEnd: number, windowEndedAt: Date): Promise<void> {
+    try {
+      const [events, edited] = await Promise.all([
+        this.events.eventsUpTo(sessionId, windowEnd, LOOKBACK_EVENTS),
+        this.entities.sessionEditedFiles(projectId, sessionId),
+      ]);
+      const found = windowEntities(events.map(asSource), edited);
+      await this.entities.recordWindow(projectId, sessionId, {
+        mentions: found.mentions.map((m) => ({ ...m, occurredAt: new Date(m.occurredAt) })),
+        relations: found.relations,
+        errors: found.errors.map((e) => ({
+          eventId: e.eventId,
+          signature: e.signature,
+          occurredAt: new Date(e.occurredAt),
+          command: e.command ?? null,
+          fix: e.fix?.summary ?? null,
+          fixEventIds: e.fix?.eventIds ?? [],
+        })),
+        at: windowEndedAt,
+      });
+      const items = await this.entities.sessionItems(projectId, sessionId);
+      await this.entities.linkItems(
+        projectId,
+        items.map((item) => ({ itemId: item.itemId, entities: itemEntities(item) })),
+        windowEndedAt,
+      );
+    } catch (error) {
+      // The entity store serves retrieval only: a failure here must not undo or stall the
+      // window's items, which are committed. The next window re-reads these events.
+      this.logger.warn({ err: (error as Error).message, projectId, sessionId }, 'entity store not updated');
+    }
+  }
+}
