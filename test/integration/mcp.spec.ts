@@ -2,11 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { newId } from '@memex/domain';
+import { fixtureEvents } from '../support/claude-code-fixtures';
 import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { MEMEX_BIN } from '../support/processes';
@@ -24,7 +26,7 @@ function httpClientTransport(key: string): StreamableHTTPClientTransport {
 }
 
 /** `memex mcp` as Claude Code starts it: a child process on stdio, configured by environment. */
-function stdioClientTransport(url: string, key: string): StdioClientTransport {
+function stdioClientTransport(url: string, key: string, env: Record<string, string> = {}): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
     args: [MEMEX_BIN, 'mcp'],
@@ -34,6 +36,7 @@ function stdioClientTransport(url: string, key: string): StdioClientTransport {
       MEMEX_URL: url,
       MEMEX_API_KEY: key,
       MEMEX_LOCAL_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-mcp-')),
+      ...env,
     },
     stderr: 'pipe',
   });
@@ -294,6 +297,82 @@ describe('memex mcp with the server down', () => {
       const result = await client.callTool({ name: 'memex_search', arguments: { query: 'anything' } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/^UNAVAILABLE: Memex is not reachable at http:\/\/127\.0\.0\.1:9/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** The spec's context request through the tool: a session's task stack, a strategy, filters. */
+describe('memex_context_pack with a session, a strategy and filters', () => {
+  const session = `mcp-tasks-${newId().slice(-8).toLowerCase()}`;
+  const goal = "- _goal:_ Let's add tests and set up CI. Run the existing tests first.";
+  type Pack = { content: string; strategy: { depthLimit: number; budgetAllocation: Record<string, number> } };
+
+  beforeAll(async () => {
+    const events = fixtureEvents('mixed-task-agent.jsonl').map((e) => ({
+      eventId: `${session}-${e.eventId}`,
+      type: e.type as 'prompt',
+      timestamp: new Date(e.occurredAt).toISOString(),
+      content: e.content,
+      ...(e.metadata ? { metadata: e.metadata } : {}),
+    }));
+    await storeEvents(ctx.server.app, ctx.project.projectId, session, events);
+  });
+
+  it('starts from the named session’s task stack and uses the strategy given', async () => {
+    const client = await connect(httpClientTransport(ctx.project.apiKey));
+    try {
+      const pack = await client.callTool({
+        name: 'memex_context_pack',
+        arguments: {
+          query: 'which edge cases does the pipeline miss?',
+          maxTokens: 1500,
+          sessionId: session,
+          strategy: { depthLimit: 0, budgetAllocation: { pattern: 0 } },
+          entityTypes: ['file', 'symbol'],
+          since: '2020-01-01T00:00:00Z',
+        },
+      });
+      expect(pack.isError).toBeFalsy();
+      expect(textOf(pack).split('\n')).toContain(goal);
+      const { strategy } = pack.structuredContent as Pack;
+      expect(strategy.depthLimit).toBe(0);
+      expect(strategy.budgetAllocation.pattern).toBe(0);
+
+      const refused = await client.callTool({
+        name: 'memex_context_pack',
+        arguments: { query: 'x', strategy: { depthLimit: 9 } },
+      });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/depthLimit/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over stdio, takes the session the hooks last saw in this project as the assistant’s own', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'memex-mcp-hooks-'));
+    const projectDir = mkdtempSync(join(tmpdir(), 'memex-mcp-project-'));
+    // What the hooks write when a session starts in this project directory.
+    mkdirSync(join(stateDir, 'current'), { recursive: true });
+    writeFileSync(
+      join(stateDir, 'current', `${createHash('sha256').update(projectDir).digest('hex').slice(0, 32)}.json`),
+      JSON.stringify({ session_id: session, transcript_path: join(projectDir, 'missing.jsonl') }),
+    );
+    const client = await connect(
+      stdioClientTransport(ctx.server.url, ctx.project.apiKey, {
+        MEMEX_HOOK_STATE_DIR: stateDir,
+        CLAUDE_PROJECT_DIR: projectDir,
+      }),
+    );
+    try {
+      const pack = await client.callTool({
+        name: 'memex_context_pack',
+        arguments: { query: 'which edge cases does the pipeline miss?', maxTokens: 1500 },
+      });
+      expect(pack.isError).toBeFalsy();
+      expect(textOf(pack).split('\n')).toContain(goal);
     } finally {
       await client.close();
     }

@@ -1,4 +1,11 @@
-import { DECISIONS_SHOWN, MemoryError, memoryErrorFrom, type ContextPackView, type MemoryPort } from '@memex/mcp';
+import {
+  DECISIONS_SHOWN,
+  MemoryError,
+  contextPackBody,
+  memoryErrorFrom,
+  type ContextPackView,
+  type MemoryPort,
+} from '@memex/mcp';
 import type { BrainView, SummaryView } from '@memex/brain';
 import type { ItemDetailView, ItemPageView, ItemView, SearchResponseView } from '@memex/domain';
 import { HttpFailure, type MemexHttp } from './memex-http';
@@ -35,15 +42,7 @@ export function httpMemory(http: MemexHttp): MemoryPort {
       if (input.includeArchived !== undefined) query.set('includeArchived', String(input.includeArchived));
       return get<SearchResponseView>(`/api/v2/search?${query.toString()}`);
     },
-    contextPack: (input) =>
-      post<ContextPackView>('/api/v2/context-pack', {
-        query: input.query,
-        maxTokens: input.maxTokens,
-        filters: {
-          ...(input.types ? { types: input.types } : {}),
-          ...(input.includeRecent !== undefined ? { includeRecent: input.includeRecent } : {}),
-        },
-      }),
+    contextPack: (input) => post<ContextPackView>('/api/v2/context-pack', contextPackBody(input)),
     remember: (input) => post<ItemView>('/api/v2/memories', input),
     getItem: async (itemId) => (await get<ItemDetailView>(`/api/v2/memory-items/${encodeURIComponent(itemId)}`)).item,
     decisions: async () =>

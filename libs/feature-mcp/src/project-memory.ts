@@ -10,7 +10,7 @@ import {
   searchQuerySchema,
   toItemView,
 } from '@memex/domain';
-import { DECISIONS_SHOWN, memoryErrorFrom, type MemoryPort } from '@memex/mcp';
+import { DECISIONS_SHOWN, contextPackBody, memoryErrorFrom, type MemoryPort } from '@memex/mcp';
 import { databaseUnavailable } from '@memex/server';
 import { BrainService } from '@memex/feature-brain';
 import { ManualItemService } from '@memex/feature-items';
@@ -73,14 +73,7 @@ export class ProjectMemoryFactory {
         }),
       contextPack: (input) =>
         answer(async () => {
-          const body = parseOrThrow(contextPackBodySchema, {
-            query: input.query,
-            maxTokens: input.maxTokens,
-            filters: {
-              ...(input.types ? { types: input.types } : {}),
-              ...(input.includeRecent !== undefined ? { includeRecent: input.includeRecent } : {}),
-            },
-          });
+          const body = parseOrThrow(contextPackBodySchema, contextPackBody(input));
           return asJson(await this.search.contextPack(projectId, body));
         }),
       remember: (input) =>

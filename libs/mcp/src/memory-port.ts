@@ -1,5 +1,5 @@
 import type { BrainView, SummaryView } from '@memex/brain';
-import type { ItemType, ItemView, SearchResponseView } from '@memex/domain';
+import type { ContextPackBody, ItemType, ItemView, SearchResponseView } from '@memex/domain';
 import type { ContextPack } from '@memex/search';
 
 /**
@@ -30,6 +30,29 @@ export interface ContextPackInput {
   maxTokens: number;
   types?: ItemType[];
   includeRecent?: boolean;
+  sessionId?: string;
+  strategy?: ContextPackBody['strategy'];
+  since?: string;
+  entityTypes?: NonNullable<ContextPackBody['filters']['entityTypes']>;
+  exclude?: string[];
+}
+
+/** The HTTP API's context-pack body for a tool's arguments. */
+export function contextPackBody(input: ContextPackInput) {
+  const defined = <T extends object>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return {
+    query: input.query,
+    maxTokens: input.maxTokens,
+    ...defined({ sessionId: input.sessionId, strategy: input.strategy }),
+    filters: defined({
+      types: input.types,
+      includeRecent: input.includeRecent,
+      since: input.since,
+      entityTypes: input.entityTypes,
+      exclude: input.exclude,
+    }),
+  };
 }
 
 export interface RememberInput {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { AUTHORED_ITEM_TYPES, ITEM_LIMITS, ITEM_TYPES, MIN_QUOTE_CHARS, authoredItemTypeSchema } from '@memex/domain';
+import {
+  AUTHORED_ITEM_TYPES,
+  ITEM_LIMITS,
+  ITEM_TYPES,
+  MIN_QUOTE_CHARS,
+  authoredItemTypeSchema,
+  contextStrategySchema,
+} from '@memex/domain';
+import { ENTITY_KINDS } from '@memex/entities';
 
 /**
  * Tool arguments as zod raw shapes (the SDK publishes them as JSON Schema and validates calls
@@ -25,6 +33,30 @@ export const contextPackInput = {
   maxTokens: z.number().int().min(50).max(32_000).optional().describe('Token budget of the pack (default 2000).'),
   types: z.array(itemType).min(1).max(ITEM_TYPES.length).optional().describe('Only items of these types.'),
   includeRecent: z.boolean().optional().describe('Include recent session events (default true).'),
+  sessionId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("A session id: its task stack leads the pack (default: this assistant's session, when known)."),
+  strategy: contextStrategySchema
+    .optional()
+    .describe(
+      "How to spend the budget: budgetAllocation (percent per recent, semantic, entity, relation, pattern), recencyWeight, relevanceWeight, salienceWeight, depthLimit (0-4). Left out: the query's intent's defaults.",
+    ),
+  since: z.string().trim().min(1).max(40).optional().describe('Only what happened after this ISO-8601 instant.'),
+  entityTypes: z
+    .array(z.enum(ENTITY_KINDS))
+    .min(1)
+    .max(ENTITY_KINDS.length)
+    .optional()
+    .describe(`Only entities of these kinds: ${ENTITY_KINDS.join(', ')}.`),
+  exclude: z
+    .array(z.string().min(1).max(500))
+    .max(100)
+    .optional()
+    .describe('Leave these out: item ids, event ids, entity ids or error signatures.'),
 };
 
 export const rememberInput = {
