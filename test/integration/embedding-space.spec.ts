@@ -1,6 +1,7 @@
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { EmbeddingSyncService } from '@memex/feature-enrichment';
-import { EmbeddingRepository, MemoryItemAdminRepository } from '@memex/db';
+import { EmbeddingRepository, EntityRepository, KYSELY, MemoryItemAdminRepository, type DB } from '@memex/db';
+import { sql, type Kysely } from 'kysely';
 import {
   EMBEDDER,
   VECTOR_STORE,
@@ -48,6 +49,7 @@ const sync = (store: VectorStore) =>
   new EmbeddingSyncService(
     ctx.server.app.get(EmbeddingRepository),
     ctx.server.app.get(MemoryItemAdminRepository),
+    ctx.server.app.get(EntityRepository),
     ctx.server.app.get<Embedder>(EMBEDDER),
     store,
   ).sync(ctx.project.projectId);
@@ -99,5 +101,49 @@ describe('embedding spaces', () => {
     expect(embeddingSpace({ model: 'local-hash/256' }, { place: 'qdrant/c', vectorsInRecords: false })).toBe(
       'local-hash/256 in qdrant/c',
     );
+  });
+});
+
+describe('entity links of items written outside enrichment', () => {
+  /** What the entity store says an item names, as `kind:name`. */
+  const named = async (itemId: string) => {
+    const db = ctx.server.app.get<Kysely<DB>>(KYSELY);
+    const { rows } = await sql<{ entity: string }>`
+      select e.kind || ':' || e.name as entity from item_entities ie join entities e on e.id = ie.entity_id
+       where ie.item_id = ${itemId} order by 1`.execute(db);
+    return rows.map((r) => r.entity);
+  };
+
+  it('follow a hand-written item when it is embedded, and its edits', async () => {
+    const store = ctx.server.app.get<VectorStore>(VECTOR_STORE);
+    const created = await request<{ itemId: string }>(`${ctx.server.url}/api/v2/memory-items`, {
+      key: ctx.project.apiKey,
+      body: {
+        type: 'BugFix',
+        title: 'Session refresh raced the logout',
+        facts: 'refreshToken() in src/auth/session.ts ran after logout cleared the store.',
+        files: ['src/auth/session.ts'],
+      },
+    });
+    expect(await named(created.body.itemId)).toEqual([]);
+    await sync(store);
+    expect(await named(created.body.itemId)).toEqual(
+      expect.arrayContaining(['file:src/auth/session.ts', 'symbol:refreshToken']),
+    );
+
+    const patched = await request(`${ctx.server.url}/api/v2/memory-items/${created.body.itemId}`, {
+      method: 'PATCH',
+      key: ctx.project.apiKey,
+      body: {
+        facts: 'The logout handler in src/auth/logout.ts now calls awaitPendingRefresh() first.',
+      },
+    });
+    expect(patched.status).toBe(200);
+    await sync(store);
+    const after = await named(created.body.itemId);
+    expect(after).toEqual(expect.arrayContaining(['file:src/auth/logout.ts', 'symbol:awaitPendingRefresh']));
+    // What the facts no longer say is no longer linked; the item's files still are.
+    expect(after).not.toContain('symbol:refreshToken');
+    expect(after).toContain('file:src/auth/session.ts');
   });
 });

@@ -215,6 +215,20 @@ export class EntityRepository {
     return rows;
   }
 
+  /** These items' text, to find what they name (items written or edited outside enrichment). */
+  async itemsById(
+    projectId: string,
+    itemIds: readonly string[],
+  ): Promise<Array<{ itemId: string; title: string; facts: string; rationale: string | null; files: string[] }>> {
+    if (itemIds.length === 0) return [];
+    return this.db
+      .selectFrom('memory_items')
+      .select(['id as itemId', 'title', 'facts', 'rationale', 'files'])
+      .where('project_id', '=', projectId)
+      .where('id', 'in', [...itemIds])
+      .execute();
+  }
+
   /** The entities each item names, in place of what was recorded for it before. */
   async linkItems(
     projectId: string,

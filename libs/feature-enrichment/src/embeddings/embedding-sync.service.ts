@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EmbeddingRepository, MemoryItemAdminRepository, type EmbeddingRecord } from '@memex/db';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EmbeddingRepository, EntityRepository, MemoryItemAdminRepository, type EmbeddingRecord } from '@memex/db';
+import { itemEntities } from '@memex/entities';
 import { EMBEDDER, VECTOR_STORE, embeddingSpace, type Embedder, type VectorStore } from '@memex/retrieval';
 
 /** Items embedded per model call and recorded per transaction. */
@@ -12,9 +13,12 @@ export interface SyncReport {
 
 @Injectable()
 export class EmbeddingSyncService {
+  private readonly logger = new Logger(EmbeddingSyncService.name);
+
   constructor(
     private readonly embeddings: EmbeddingRepository,
     private readonly items: MemoryItemAdminRepository,
+    private readonly entities: EntityRepository,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(VECTOR_STORE) private readonly store: VectorStore,
   ) {}
@@ -44,10 +48,33 @@ export class EmbeddingSyncService {
         ...payloadOnly.map((p) => ({ ...p, vector: null })),
       ];
       await this.embeddings.record(projectId, space, records);
+      await this.linkEntities(
+        projectId,
+        toEmbed.map((p) => p.itemId),
+      );
       report.embedded += toEmbed.length;
       report.payloadOnly += payloadOnly.length;
     }
     await this.embeddings.markCaughtUp(projectId, revision);
     return report;
+  }
+
+  /**
+   * What items whose text is new or changed name, in the entity store: the enrichment worker
+   * links a session's items after each window, but an item a person or an assistant wrote, or
+   * one edited later, only passes here (its text changed, so it is embedded again).
+   */
+  private async linkEntities(projectId: string, itemIds: string[]): Promise<void> {
+    try {
+      const items = await this.entities.itemsById(projectId, itemIds);
+      await this.entities.linkItems(
+        projectId,
+        items.map((item) => ({ itemId: item.itemId, entities: itemEntities(item) })),
+        new Date(),
+      );
+    } catch (error) {
+      // The entity store serves retrieval only: the embeddings stay recorded.
+      this.logger.warn({ err: (error as Error).message, projectId }, 'entity links not updated');
+    }
   }
 }
