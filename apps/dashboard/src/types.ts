@@ -38,42 +38,18 @@ export interface StoredEvent {
   session: { id: string; externalId: string };
 }
 
-export interface ProposalItem {
-  itemId: string;
-  type: string;
-  status: string;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  files: string[];
-  tags: string[];
-  confidence: number;
-  importance: number | null;
-  evidenceCount: number;
-}
+export type {
+  ChangePageView,
+  HygieneChangeView,
+  HygieneProposalView,
+  ProposalItemView as ProposalItem,
+} from '../../../libs/domain/src/hygiene-views';
+import type { ChangePageView, HygieneProposalView, ProposalItemView } from '../../../libs/domain/src/hygiene-views';
 
-export interface Proposal {
-  proposalId: string;
-  kind: 'merge' | 'edit';
-  rule: string;
-  itemIds: string[];
-  status: string;
-  reason: string;
-  detail: { keepId?: string; similarity?: number; problems?: Array<{ code: string; field?: string }> };
-  items: ProposalItem[];
-}
-
-export interface Change {
-  changeId: string;
-  itemId: string;
-  title: string;
-  rule: string;
-  from: string | null;
-  to: string | null;
-  reason: string;
-  revertedAt: string | null;
-  createdAt: string;
-}
+/** A proposal as the review page lists it: with its items as they are now. */
+export type Proposal = HygieneProposalView & { items: ProposalItemView[] };
+/** A change as the review page lists it. */
+export type Change = ChangePageView['changes'][number];
 
 export interface Project {
   projectId: string;

@@ -2,6 +2,7 @@ export * from './api-key';
 export * from './api-views';
 export * from './domain-error';
 export * from './hygiene-api';
+export * from './hygiene-views';
 export * from './ids';
 export * from './item-actions';
 export * from './item-api';

@@ -11,6 +11,17 @@ import {
 import {
   DomainError,
   type ApplyProposalBody,
+  type ChangePageView,
+  type HygieneChangeView,
+  type HygieneProposalView,
+  type HygieneRunDetailView,
+  type HygieneRunListView,
+  type HygieneRunView,
+  type ItemStatus,
+  type ItemType,
+  type ProposalDetail,
+  type ProposalItemView,
+  type ProposalPageView,
   type HygieneRunQuery,
   type ListChangesQuery,
   type ListProposalsQuery,
@@ -26,7 +37,7 @@ type ItemRow = Selectable<MemoryItemsTable>;
 const scope = (p: Principal): string | null => (p.kind === 'project' ? p.projectId : null);
 const actorOf = (p: Principal): string => (p.kind === 'project' ? 'project-key' : 'admin-token');
 
-function runView(run: HygieneRunRow) {
+function runView(run: HygieneRunRow): HygieneRunView {
   return {
     runId: run.id,
     projectId: run.project_id,
@@ -43,14 +54,14 @@ function runView(run: HygieneRunRow) {
   };
 }
 
-function changeView(c: HygieneChangeRow) {
+function changeView(c: HygieneChangeRow): HygieneChangeView {
   return {
     changeId: c.id,
     itemId: c.item_id,
     title: c.title,
     rule: c.rule,
-    from: c.before.status ?? null,
-    to: c.after.status ?? null,
+    from: (c.before.status as string | undefined) ?? null,
+    to: (c.after.status as string | undefined) ?? null,
     before: c.before,
     after: c.after,
     reason: c.reason,
@@ -59,7 +70,7 @@ function changeView(c: HygieneChangeRow) {
   };
 }
 
-function proposalView(p: HygieneProposalRow) {
+function proposalView(p: HygieneProposalRow): HygieneProposalView {
   return {
     proposalId: p.id,
     kind: p.kind,
@@ -67,7 +78,8 @@ function proposalView(p: HygieneProposalRow) {
     itemIds: p.item_ids,
     status: p.status,
     reason: p.reason,
-    detail: p.detail,
+    // Written by libs/hygiene's rules in this shape.
+    detail: p.detail as ProposalDetail,
     runId: p.run_id,
     decidedBy: p.decided_by,
     decidedAt: p.decided_at?.toISOString() ?? null,
@@ -75,11 +87,12 @@ function proposalView(p: HygieneProposalRow) {
 }
 
 /** What a proposal's reader compares: each item as it is now. */
-function proposalItemView(row: ItemRow) {
+function proposalItemView(row: ItemRow): ProposalItemView {
   return {
     itemId: row.id,
-    type: row.type,
-    status: row.status,
+    // Columns written only from the domain's validated values.
+    type: row.type as ItemType,
+    status: row.status as ItemStatus,
     title: row.title,
     facts: row.facts,
     rationale: row.rationale,
@@ -145,7 +158,7 @@ export class HygieneReviewService {
     return { runId: run.id, projectId, mode: run.mode, status: run.status };
   }
 
-  async list(caller: Principal, projectId: string | undefined, limit: number) {
+  async list(caller: Principal, projectId: string | undefined, limit: number): Promise<HygieneRunListView> {
     const runs = await this.runs.list(this.listScope(caller, projectId), limit);
     return { runs: runs.map(runView) };
   }
@@ -159,7 +172,7 @@ export class HygieneReviewService {
     return own ?? projectId ?? null;
   }
 
-  async proposals(caller: Principal, query: ListProposalsQuery) {
+  async proposals(caller: Principal, query: ListProposalsQuery): Promise<ProposalPageView> {
     const { proposals, items } = await this.review.listProposals(
       this.listScope(caller, query.projectId),
       query.status,
@@ -183,7 +196,7 @@ export class HygieneReviewService {
     };
   }
 
-  async changes(caller: Principal, query: ListChangesQuery) {
+  async changes(caller: Principal, query: ListChangesQuery): Promise<ChangePageView> {
     const changes = await this.review.listChanges(this.listScope(caller, query.projectId), query.cursor, query.limit);
     return {
       changes: changes.map((c) => ({
@@ -199,7 +212,7 @@ export class HygieneReviewService {
     };
   }
 
-  async get(caller: Principal, runId: string, query: HygieneRunQuery) {
+  async get(caller: Principal, runId: string, query: HygieneRunQuery): Promise<HygieneRunDetailView> {
     const run = await this.runs.find(runId, scope(caller));
     const [changes, proposals] = await Promise.all([
       this.review.runChanges(run.id, query.changesAfter, query.limit + 1),

@@ -3,6 +3,7 @@ import { parseCommand } from '../args';
 import { CliError, usageError } from '../cli-error';
 import { emit, type CommandContext } from '../command';
 import { cut, table } from '../table';
+import type { HygieneRunDetailView, HygieneRunListView, StartedRunView } from '@memex/domain';
 
 export const HYGIENE_USAGE = `memex hygiene run [--project <id>] [--mode dry-run|apply] [--all] [--json]
        memex hygiene show <runId> [--all] [--json]
@@ -11,39 +12,7 @@ export const HYGIENE_USAGE = `memex hygiene run [--project <id>] [--mode dry-run
        memex hygiene reject <proposalId> [--reason <text>] [--json]
        memex hygiene revert <changeId> [--reason <text>] [--json]`;
 
-/** The run as GET /api/v2/hygiene/runs/:id returns it (the fields printed). */
-interface HygieneRun {
-  runId: string;
-  projectId: string;
-  mode: string;
-  trigger: string;
-  status: string;
-  itemsScanned: number | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-  counts: Record<string, number> | null;
-  changes: Array<{
-    changeId: string;
-    applied: boolean;
-    rule: string;
-    itemId: string;
-    from: string;
-    to: string;
-    revertedAt: string | null;
-    title: string;
-    reason: string;
-  }>;
-  proposals: Array<{ proposalId: string; kind: string; status: string; itemIds: string[]; reason: string }>;
-  nextChangesAfter: string | null;
-  nextProposalsAfter: string | null;
-  createdAt: string;
-}
-
-type RunSummary = Pick<
-  HygieneRun,
-  'runId' | 'projectId' | 'mode' | 'trigger' | 'status' | 'itemsScanned' | 'createdAt'
->;
+type HygieneRun = HygieneRunDetailView;
 
 const PENDING = new Set(['queued', 'running']);
 
@@ -141,7 +110,7 @@ export async function runHygiene(args: string[], context: CommandContext): Promi
     case 'run': {
       const mode = values.mode ?? 'dry-run';
       if (mode !== 'dry-run' && mode !== 'apply') throw usageError('--mode must be dry-run or apply', HYGIENE_USAGE);
-      const started = await api.post<{ runId: string }>('/api/v2/hygiene/runs', {
+      const started = await api.post<StartedRunView>('/api/v2/hygiene/runs', {
         mode,
         ...(values.project ? { projectId: values.project } : {}),
       });
@@ -163,7 +132,7 @@ export async function runHygiene(args: string[], context: CommandContext): Promi
     }
     case 'runs': {
       const q = values.project ? `?projectId=${encodeURIComponent(values.project)}` : '';
-      const { runs } = await api.get<{ runs: RunSummary[] }>(`/api/v2/hygiene/runs${q}`);
+      const { runs } = await api.get<HygieneRunListView>(`/api/v2/hygiene/runs${q}`);
       show(runs, () =>
         runs.length === 0
           ? 'No hygiene runs yet.'
