@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { EntityRepository, type DB } from '@memex/db';
 import { newId } from '@memex/domain';
-import { itemEntities, windowEntities, type SourceEvent } from '@memex/entities';
+import { itemEntities, type SourceEvent } from '@memex/entities';
+import { entityWindow } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
 import { seedSearchCorpus } from './corpus';
 
@@ -122,20 +123,8 @@ export async function seedPackCorpus(db: Kysely<DB>, projectId: string, count: n
       prompt: `The ${a} ${b} ${verb} ${place}; please fix it`,
     });
     const sessionId = `bench-session-${s}`;
-    const found = windowEntities(events, []);
-    await store.recordWindow(projectId, sessionId, {
-      mentions: found.mentions.map((m) => ({ ...m, occurredAt: new Date(m.occurredAt) })),
-      relations: found.relations,
-      errors: found.errors.map((e) => ({
-        eventId: e.eventId,
-        signature: e.signature,
-        occurredAt: new Date(e.occurredAt),
-        command: e.command ?? null,
-        fix: e.fix?.summary ?? null,
-        fixEventIds: e.fix?.eventIds ?? [],
-      })),
-      at: new Date(events[events.length - 1]!.occurredAt),
-    });
+    const window = entityWindow(events, [], new Date(events[events.length - 1]!.occurredAt));
+    await store.recordWindow(projectId, sessionId, window);
     const itemId = newId();
     const item = {
       itemId,
@@ -162,7 +151,7 @@ export async function seedPackCorpus(db: Kysely<DB>, projectId: string, count: n
         updated_at: new Date(),
       })
       .execute();
-    const signature = found.errors[0]!.signature;
+    const signature = window.errors[0]!.signature;
     queries.push(
       { kind: 'file', query: `what changed in ${file.slice(file.lastIndexOf('/') + 1)}?`, relevant: [itemId] },
       { kind: 'symbol', query: `how does ${symbol} work?`, relevant: [itemId] },

@@ -1,5 +1,6 @@
 import { EntityRepository, type EntityWindow } from '@memex/db';
 import { itemEntities, salience, windowEntities, type SourceEvent } from '@memex/entities';
+import { entityWindow } from '@memex/feature-enrichment';
 import { fixtureEvents } from '../support/claude-code-fixtures';
 import { insertItem } from '../support/items';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
@@ -11,20 +12,7 @@ let store: EntityRepository;
 const LIVE = ['active', 'stale', 'review'];
 
 function asWindow(events: SourceEvent[], edited: string[]): EntityWindow {
-  const found = windowEntities(events, edited);
-  return {
-    mentions: found.mentions.map((m) => ({ ...m, occurredAt: new Date(m.occurredAt) })),
-    relations: found.relations,
-    errors: found.errors.map((e) => ({
-      eventId: e.eventId,
-      signature: e.signature,
-      occurredAt: new Date(e.occurredAt),
-      command: e.command ?? null,
-      fix: e.fix?.summary ?? null,
-      fixEventIds: e.fix?.eventIds ?? [],
-    })),
-    at: new Date(events[events.length - 1]!.occurredAt),
-  };
+  return entityWindow(events, edited, new Date(events[events.length - 1]!.occurredAt));
 }
 
 async function project(id: string) {

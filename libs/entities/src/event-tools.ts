@@ -1,7 +1,7 @@
 import type { SourceEvent } from './types';
 
 /** Tools that change the file they name, and those that only read it. */
-const EDIT_TOOLS = new Set([
+export const EDIT_TOOLS = new Set([
   'Edit',
   'MultiEdit',
   'Write',

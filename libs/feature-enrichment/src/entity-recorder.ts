@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EnrichmentRepository, EntityRepository } from '@memex/db';
+import { EnrichmentRepository, EntityRepository, type EntityWindow } from '@memex/db';
 import type { EngineEvent } from '@memex/enrichment';
 import { itemEntities, windowEntities, type SourceEvent } from '@memex/entities';
 
@@ -17,6 +17,24 @@ const asSource = (e: EngineEvent): SourceEvent => ({
   content: e.content,
   metadata: e.metadata,
 });
+
+/** What a window's events add to the entity store, as the repository records it. */
+export function entityWindow(events: SourceEvent[], edited: string[], at: Date): EntityWindow {
+  const found = windowEntities(events, edited);
+  return {
+    mentions: found.mentions.map((m) => ({ ...m, occurredAt: new Date(m.occurredAt) })),
+    relations: found.relations,
+    errors: found.errors.map((e) => ({
+      eventId: e.eventId,
+      signature: e.signature,
+      occurredAt: new Date(e.occurredAt),
+      command: e.command ?? null,
+      fix: e.fix?.summary ?? null,
+      fixEventIds: e.fix?.eventIds ?? [],
+    })),
+    at,
+  };
+}
 
 /**
  * Fills the entity store after an enrichment window is written: the entities, relations and
@@ -38,20 +56,7 @@ export class EntityRecorder {
         this.events.eventsUpTo(sessionId, windowEnd, LOOKBACK_EVENTS),
         this.entities.sessionEditedFiles(projectId, sessionId),
       ]);
-      const found = windowEntities(events.map(asSource), edited);
-      await this.entities.recordWindow(projectId, sessionId, {
-        mentions: found.mentions.map((m) => ({ ...m, occurredAt: new Date(m.occurredAt) })),
-        relations: found.relations,
-        errors: found.errors.map((e) => ({
-          eventId: e.eventId,
-          signature: e.signature,
-          occurredAt: new Date(e.occurredAt),
-          command: e.command ?? null,
-          fix: e.fix?.summary ?? null,
-          fixEventIds: e.fix?.eventIds ?? [],
-        })),
-        at: windowEndedAt,
-      });
+      await this.entities.recordWindow(projectId, sessionId, entityWindow(events.map(asSource), edited, windowEndedAt));
       const items = await this.entities.sessionItems(projectId, sessionId);
       await this.entities.linkItems(
         projectId,

@@ -2,3 +2,4 @@ export * from './enrichment.module';
 export * from './enrichment.service';
 export * from './window-writer';
 export * from './embeddings/embedding-sync.service';
+export { entityWindow } from './entity-recorder';

@@ -4,6 +4,7 @@ import {
   DomainError,
   MANUAL_SESSION_ID,
   type CreateItemBody,
+  type HistoryEntryView,
   type ItemUpdate,
   type ItemStatus,
   type ListItemsQuery,
@@ -17,17 +18,8 @@ import { itemTransaction, type ItemWriter } from './item-writer';
 import { lockItemRows } from './item-rows';
 import { toMemoryItem } from './memory-item.mapper';
 
-export interface HistoryEntry {
-  id: number;
-  change: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  actorType: string;
-  actor: string;
-  reason: string | null;
-  runId: string | null;
-  createdAt: Date;
-}
+/** An item's history entry as read, before its date is written as JSON (HistoryEntryView). */
+export type HistoryEntry = Omit<HistoryEntryView, 'createdAt'> & { createdAt: Date };
 
 /** The columns a person's update writes. */
 function updateColumns(update: ItemUpdate) {

@@ -1,13 +1,6 @@
+import { EDIT_TOOLS } from '@memex/entities';
 import type { EngineEvent } from '../candidate';
 
-const EDIT_TOOLS = new Set([
-  'Edit',
-  'MultiEdit',
-  'Write',
-  'NotebookEdit',
-  'str_replace_based_edit_tool',
-  'apply_patch',
-]);
 const LOCKFILES =
   /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|Gemfile\.lock|go\.sum)$/;
 
