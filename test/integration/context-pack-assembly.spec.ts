@@ -136,6 +136,7 @@ describe('POST /api/v2/context-pack with entities, relations and patterns', () =
     [{ filters: { entityTypes: ['planet'] } }],
     [{ filters: { eventTypes: ['tool_use'] } }],
     [{ filters: { since: 'yesterday' } }],
+    [{ filters: { since: 1e16 } }],
     [{ sessionId: 'has space' }],
   ])('answers %o with a 400', async (extra) => {
     const res = await request<ErrorBody>(url('/api/v2/context-pack'), {

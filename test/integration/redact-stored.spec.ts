@@ -73,6 +73,13 @@ beforeAll(async () => {
     values (${newId()}, ${projectId}, ${runId}, ${itemId}, 'stale', ${snapshot}::jsonb, ${snapshot}::jsonb, 'stale', true)`.execute(
     ctx.database.db,
   );
+  // What the entity store derived from those events before they were redacted.
+  await sql`insert into entities (project_id, kind, name, base, first_seen_at, last_seen_at)
+    values (${projectId}, 'symbol', ${github}, ${github}, now(), now())`.execute(ctx.database.db);
+  await sql`insert into error_occurrences (project_id, session_id, event_id, signature, occurred_at, command)
+    values (${projectId}, 'legacy', 'legacy-e2', 'connection refused', now(), ${`psql postgres://app:${password}@db/app`})`.execute(
+    ctx.database.db,
+  );
   otherProject = (await ctx.server.app.get(ProjectRepository).createWithKey(`team ${github}`)).projectId;
 });
 
@@ -93,7 +100,9 @@ describe('memex redact', () => {
     expect(run.stdout).toMatch(/^sessions\s+1\s+1\s+github-token 1$/m);
     // A project key sees its own project only: the other project's name is not counted.
     expect(run.stdout).toMatch(/^projects\s+1\s+0\s+-$/m);
-    expect(run.stdout).toContain('Would redact (dry run; --apply rewrites): 12 secret(s) in 7 row(s).');
+    expect(run.stdout).toMatch(/^entities\s+1\s+1\s+github-token 2$/m);
+    expect(run.stdout).toMatch(/^error-occurrences\s+1\s+1\s+password 1$/m);
+    expect(run.stdout).toContain('Would redact (dry run; --apply rewrites): 15 secret(s) in 9 row(s).');
     expect(await dumpDatabase(ctx.database.db)).toBe(before);
   });
 
@@ -110,7 +119,7 @@ describe('memex redact', () => {
 
     const run = await memex(['--apply'], { MEMEX_ADMIN_TOKEN: ADMIN_TOKEN });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Redacted: 13 secret(s) in 8 row(s).');
+    expect(run.stdout).toContain('Redacted: 16 secret(s) in 10 row(s).');
 
     const dump = await dumpDatabase(ctx.database.db);
     for (const secret of secrets) expect(dump).not.toContain(secret);
@@ -146,6 +155,11 @@ describe('memex redact', () => {
       .where('id', '=', otherProject)
       .executeTakeFirstOrThrow();
     expect(project.name).toBe('team [REDACTED:github-token]');
+    // An entity named by a secret is gone (its redacted name could be another's); an error's command is rewritten.
+    const derived = await sql<{ entities: number; command: string }>`
+      select (select count(*)::int from entities where project_id = ${ctx.project.projectId}) as entities,
+             (select command from error_occurrences where event_id = 'legacy-e2') as command`.execute(ctx.database.db);
+    expect(derived.rows[0]).toEqual({ entities: 0, command: 'psql postgres://app:[REDACTED:password]@db/app' });
   });
 
   it('finds nothing the second time', async () => {
@@ -168,8 +182,10 @@ describe('POST /api/v2/redaction/pass', () => {
     });
     const second = await pass({ limit: 1, cursor: first.body.nextCursor });
     expect(second.body).toMatchObject({ table: 'projects', scanned: 0, nextCursor: 'sessions:' });
-    const last = await pass({ cursor: 'hygiene-proposals:' });
-    expect(last.body).toMatchObject({ table: 'hygiene-proposals', nextCursor: null });
+    const proposals = await pass({ cursor: 'hygiene-proposals:' });
+    expect(proposals.body).toMatchObject({ table: 'hygiene-proposals', nextCursor: 'entities:' });
+    const last = await pass({ cursor: 'error-occurrences:' });
+    expect(last.body).toMatchObject({ table: 'error-occurrences', nextCursor: null });
   });
 
   it('keeps a project key to its own project and refuses a malformed cursor', async () => {

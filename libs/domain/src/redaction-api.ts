@@ -10,6 +10,8 @@ export const REDACTION_PASS_TABLES = [
   'history',
   'hygiene-changes',
   'hygiene-proposals',
+  'entities',
+  'error-occurrences',
 ] as const;
 export type RedactionPassTable = (typeof REDACTION_PASS_TABLES)[number];
 

@@ -70,7 +70,8 @@ export const contextPackBodySchema = z.strictObject({
       /** Recent events of the project's sessions as "recent" components (default true). */
       includeRecent: z.boolean().optional(),
       /** Only what happened (or changed) after this: epoch milliseconds or an ISO-8601 instant. */
-      since: z.union([z.number().int().min(0), timestampSchema]).optional(),
+      // The largest instant a Date holds: past it `new Date(n)` is invalid.
+      since: z.union([z.number().int().min(0).max(8_640_000_000_000_000), timestampSchema]).optional(),
       /** Only recent events of these types. */
       eventTypes: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length).optional(),
       /** Only entities (and relations between entities) of these kinds. */

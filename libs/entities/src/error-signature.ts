@@ -47,11 +47,15 @@ export function quotedErrorSignature(text: string): string | undefined {
   return signature.length >= 6 ? signature : undefined;
 }
 
+const MAX_LINE = 2000;
+
 /** The signature of an error's text, or undefined when no line reads as an error. */
 export function errorSignature(text: string): string | undefined {
   const lines = text.replace(ANSI, '').split('\n').slice(0, 80);
-  const line = lines.find((l) => !NOISE.test(l.trim()) && ERROR_LINE.test(l));
-  if (!line) return undefined;
+  const found = lines.find((l) => !NOISE.test(l.trim()) && ERROR_LINE.test(l));
+  if (!found) return undefined;
+  // The signature keeps far less than this; a longer line only costs the patterns time.
+  const line = found.slice(0, MAX_LINE);
   // A leading location (`src/a.py:12:3 - error: …`) is where, not what.
   const what = normaliseErrorLine(line).replace(/^(?:<path>|<n>)[\s:,-]*(?=\S)/, '');
   return what.length >= 6 ? what : undefined;

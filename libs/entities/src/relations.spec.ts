@@ -1,4 +1,4 @@
-import { coOccurrences, editedTogether } from './relations';
+import { EDITED_WITH_CAP, coOccurrences, editedTogether } from './relations';
 import { salience } from './salience';
 
 describe('relations', () => {
@@ -6,6 +6,15 @@ describe('relations', () => {
     const pairs = editedTogether(['b.ts', 'b.ts'], ['a.ts', 'b.ts', 'c.ts']);
     expect(pairs.map((p) => `${p.source.name}-${p.target.name}`).sort()).toEqual(['a.ts-b.ts', 'b.ts-c.ts']);
     expect(pairs.every((p) => p.kind === 'edited_with')).toBe(true);
+  });
+
+  it('pairs a file with the files the session edited most recently only, however many it edited', () => {
+    const earlier = Array.from({ length: 1000 }, (_, i) => `src/f${String(i).padStart(4, '0')}.ts`);
+    const pairs = editedTogether(['src/new.ts'], earlier);
+    expect(pairs).toHaveLength(EDITED_WITH_CAP);
+    const partners = pairs.map((p) => (p.source.name === 'src/new.ts' ? p.target.name : p.source.name));
+    expect(partners).toContain('src/f0999.ts');
+    expect(partners).not.toContain('src/f0000.ts');
   });
 
   it('pairs entities named by the same event', () => {

@@ -22,13 +22,20 @@ export function coOccurrences(mentionsByEvent: ReadonlyArray<readonly Mention[]>
 }
 
 /**
- * Files edited in the same session: each file this window edited paired with every file the
- * session edited (before or now). The weight counts sessions, so the store adds one per pair
- * and session however many windows see it.
+ * Files edited with any one file, at most: a session that rewrites a thousand files would
+ * otherwise pair each with all the others (half a million edges, sent again each window).
+ */
+export const EDITED_WITH_CAP = 20;
+
+/**
+ * Files edited in the same session: each file this window edited paired with the files the
+ * session edited most recently (before or now, up to EDITED_WITH_CAP; `editedInSession` is in
+ * the order they were first edited). The weight counts sessions, so the store adds one per
+ * pair and session however many windows see it.
  */
 export function editedTogether(editedNow: readonly string[], editedInSession: readonly string[]): RelationRef[] {
   const out = new Map<string, RelationRef>();
-  const all = [...new Set([...editedInSession, ...editedNow])];
+  const all = [...new Set([...editedInSession, ...editedNow])].slice(-(EDITED_WITH_CAP + 1));
   for (const file of new Set(editedNow)) {
     for (const other of all) {
       if (other === file) continue;

@@ -30,6 +30,8 @@ const RESULT_CHARS = 400;
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 /** The tools whose calls a task stack is read from. */
 export const TASK_TOOLS = ['TodoWrite', 'TaskCreate', 'TaskUpdate', 'Task', 'Agent'] as const;
+/** A session's task calls read to build its stack, newest first: enough for any real session's plan. */
+export const TASK_EVENTS = 500;
 const TODO_LINE = /^- \[([ x~])\] (.+)$/;
 const STATUS: Record<string, TaskFrame['status']> = { x: 'complete', '~': 'active', ' ': 'pending' };
 const UPDATE_STATUS: Record<string, TaskFrame['status']> = {

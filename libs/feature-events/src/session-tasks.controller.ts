@@ -1,11 +1,8 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { EntityRepository } from '@memex/db';
 import { DomainError, sessionParamsSchema } from '@memex/domain';
-import { TASK_TOOLS, asSourceEvent, taskStack } from '@memex/entities';
+import { TASK_EVENTS, TASK_TOOLS, asSourceEvent, taskStack } from '@memex/entities';
 import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
-
-/** Task calls read per session, newest first: a stack is about what is being done now. */
-const TASK_EVENTS = 500;
 
 /**
  * A session's task frames (spec/context-assembly.md "Stack-Based Context"), read from its

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityRepository, type EntityRow, type RelationHit } from '@memex/db';
-import { TASK_TOOLS, asSourceEvent, salience, taskStack, type TaskStack } from '@memex/entities';
+import { TASK_EVENTS, TASK_TOOLS, asSourceEvent, salience, taskStack, type TaskStack } from '@memex/entities';
 import type { PackEntity, PackPattern, PackRelation, QuerySignals } from '@memex/search';
 
 /** Entities a pack looks at: those the query names, and the project's most salient. */
@@ -10,7 +10,6 @@ const RELATIONS = 30;
 const PATTERNS = 5;
 /** Keywords shorter than this match too many error signatures to mean anything. */
 const PATTERN_WORD = 4;
-const TASK_EVENTS = 500;
 
 export interface EntitySources {
   entities: PackEntity[];

@@ -9,6 +9,7 @@ import * as itemSalience from './0007_item_salience';
 import * as modelUsage from './0009_model_usage';
 import * as dashboardIndexes from './0010_dashboard_indexes';
 import * as entities from './0011_entities';
+import * as taskEventIndex from './0012_task_event_index';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_model_usage': modelUsage,
   '0010_dashboard_indexes': dashboardIndexes,
   '0011_entities': entities,
+  '0012_task_event_index': taskEventIndex,
 };

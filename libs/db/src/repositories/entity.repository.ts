@@ -176,7 +176,8 @@ export class EntityRepository {
       (select * from (
          select event_id, type, occurred_at, content, metadata, seq
            from raw_events
-          where session_id = ${session.id} and metadata->>'tool' = any(${[...tools]}::text[])
+          where session_id = ${session.id} and metadata->>'tool' is not null
+            and metadata->>'tool' = any(${[...tools]}::text[])
           order by seq desc limit ${limit}) latest)
       order by seq`.execute(this.db);
     return {
@@ -191,14 +192,14 @@ export class EntityRepository {
     };
   }
 
-  /** Files the session has edited, as recorded so far. */
+  /** Files the session has edited, as recorded so far, in the order they were first edited. */
   async sessionEditedFiles(projectId: string, sessionId: string): Promise<string[]> {
     const { rows } = await sql<{ name: string }>`
-      select distinct e.name from entity_mentions m join entities e on e.id = m.entity_id
-       where m.project_id = ${projectId} and m.session_id = ${sessionId} and m.edited and e.kind = 'file'`.execute(
-      this.db,
-    );
-    return rows.map((r) => r.name).sort();
+      select e.name from entity_mentions m join entities e on e.id = m.entity_id
+       where m.project_id = ${projectId} and m.session_id = ${sessionId} and m.edited and e.kind = 'file'
+       group by e.name
+       order by min(m.occurred_at), e.name`.execute(this.db);
+    return rows.map((r) => r.name);
   }
 
   /** The text of a session's items, whatever their status: what their entity links derive from. */
@@ -295,11 +296,38 @@ export class EntityRepository {
   }
 
   /**
-   * Relations reached from the seeds within `depth` hops (a recursive query; each entity is
-   * entered once, by its strongest few edges), each at the depth it was first reached.
+   * Relations reached from the seeds within `depth` hops, each at the depth it was first
+   * reached. Walked breadth-first, one query per hop: each entity is entered once, by its
+   * strongest few edges, and a hop's frontier is capped, so a deep walk costs at most
+   * `depth` small queries however connected the project is.
    */
   async traverse(projectId: string, seedIds: number[], depth: number, limit: number): Promise<RelationHit[]> {
     if (seedIds.length === 0 || depth < 1) return [];
+    const seeds = await this.db
+      .selectFrom('entities')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('id', 'in', seedIds)
+      .execute();
+    const reached = new Map<number, number>(seeds.map((s) => [Number(s.id), 0]));
+    let frontier = [...reached.keys()];
+    for (let hop = 1; hop <= depth && frontier.length > 0; hop++) {
+      const { rows: next } = await sql<{ other: string | number }>`
+        select distinct r.other
+          from unnest(${frontier}::bigint[]) as f(id)
+          cross join lateral (
+            select other from (
+              select target_id as other, weight from entity_relations where source_id = f.id and project_id = ${projectId}
+              union all
+              select source_id, weight from entity_relations where target_id = f.id and project_id = ${projectId}
+            ) both_ways order by weight desc limit ${EDGES_PER_ENTITY}
+          ) r`.execute(this.db);
+      frontier = next
+        .map((r) => Number(r.other))
+        .filter((id) => !reached.has(id))
+        .slice(0, FRONTIER_CAP);
+      for (const id of frontier) reached.set(id, hop);
+    }
     const { rows } = await sql<{
       kind: string;
       weight: number;
@@ -311,21 +339,9 @@ export class EntityRepository {
       tkind: string;
       tname: string;
     }>`
-      with recursive walk(entity_id, depth, path) as (
-        select id, 0, array[id] from entities where project_id = ${projectId} and id = any(${seedIds}::bigint[])
-        union all
-        select r.other, w.depth + 1, w.path || r.other
-          from walk w
-          cross join lateral (
-            select other from (
-              select target_id as other, weight from entity_relations where source_id = w.entity_id and project_id = ${projectId}
-              union all
-              select source_id, weight from entity_relations where target_id = w.entity_id and project_id = ${projectId}
-            ) both_ways order by weight desc limit ${EDGES_PER_ENTITY}
-          ) r
-         where w.depth < ${depth} and not r.other = any(w.path)
+      with reached(entity_id, depth) as (
+        select * from unnest(${[...reached.keys()]}::bigint[], ${[...reached.values()]}::int[])
       ),
-      reached as (select entity_id, min(depth) as depth from walk group by entity_id),
       edges as (
         select r.source_id, r.target_id, r.kind, r.weight, greatest(a.depth, b.depth) as depth
           from entity_relations r
@@ -394,6 +410,8 @@ export class EntityRepository {
 
 /** Edges followed out of each entity in a traversal, strongest first: a hub cannot flood it. */
 const EDGES_PER_ENTITY = 12;
+/** Entities a hop of a traversal goes on from, at most. */
+const FRONTIER_CAP = 200;
 
 function entityColumns(statuses: readonly string[]) {
   return sql`e.id, e.kind, e.name, e.mentions, e.last_seen_at as "lastSeenAt",

@@ -16,6 +16,12 @@ interface TableSpec {
   /** The column naming the row's project. */
   project: string;
   columns: Record<string, ColumnKind>;
+  /**
+   * Derived rows named by their text (an entity is unique by its name): one holding a secret
+   * is deleted, not renamed, since its redacted name could be another entity's. What it was
+   * derived from is redacted too, so nothing recreates it.
+   */
+  deleteRedacted?: true;
 }
 
 /**
@@ -60,6 +66,19 @@ export const REDACTION_TABLES = {
     key: 'id',
     project: 'project_id',
     columns: { detail: 'json', reason: 'text' },
+  },
+  entities: {
+    table: 'entities',
+    key: 'id',
+    project: 'project_id',
+    columns: { name: 'text', base: 'text' },
+    deleteRedacted: true,
+  },
+  'error-occurrences': {
+    table: 'error_occurrences',
+    key: 'id',
+    project: 'project_id',
+    columns: { signature: 'text', command: 'text', fix: 'text' },
   },
 } as const satisfies Record<RedactionPassTable, TableSpec>;
 
@@ -133,6 +152,14 @@ export class RedactionPassRepository {
           const writer = writers.get(projectId) ?? (await open(projectId, { actorType: 'operator', actor }));
           writers.set(projectId, writer);
           if (await this.writeItem(writer, redacted, spec)) written.push(redacted);
+          continue;
+        }
+        if (spec.deleteRedacted) {
+          const { rows: deleted } = await sql`
+            delete from ${sql.table(spec.table)} where ${sql.ref(spec.key)} = ${redacted.row.key} returning 1`.execute(
+            trx,
+          );
+          if (deleted.length > 0) written.push(redacted);
           continue;
         }
         const assignments = Object.entries(redacted.set).map(([column, value]) => {
