@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { RawEventInput } from '@memex/domain';
+import type { ItemView, RawEventInput } from '@memex/domain';
 import { transcriptToEvents } from '@memex/transcript';
 import { startAllInOne, type BenchServer } from '../support/server-process';
 import { brainLines, itemText, loadLabels, looksLikeJunk, states, type SessionLabels } from './judge';
@@ -24,16 +24,7 @@ const BUDGETS = [2000, 6000] as const;
 /** Where to write each session's items and brains for reading (optional). */
 const DUMP = process.env.BENCH_QUALITY_DUMP;
 
-interface Item {
-  itemId: string;
-  type: string;
-  status: string;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  files: string[];
-  evidenceSpans: Array<{ eventId: string; quote: string }>;
-}
+type Item = Pick<ItemView, 'itemId' | 'type' | 'status' | 'title' | 'facts' | 'rationale' | 'files' | 'evidenceSpans'>;
 
 interface Result {
   name: string;

@@ -34,6 +34,18 @@ async function startWorker(): Promise<RunningProcess> {
 }
 
 /** Model calls the project has paid for, as the usage ledger counts them. */
+/** Until the worker's cursor reaches the session's last event. */
+function caughtUp(session: { id: string; last_event_seq: number }): Promise<void> {
+  return waitFor(async () => {
+    const s = await ctx.database.db
+      .selectFrom('sessions')
+      .select('enrichment_cursor')
+      .where('id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    return s.enrichment_cursor === session.last_event_seq;
+  });
+}
+
 async function paidCalls(): Promise<number> {
   const usage = await ctx.database.db.selectFrom('llm_usage').select('calls').execute();
   return usage.reduce((n, u) => n + u.calls, 0);
@@ -95,14 +107,7 @@ describe('a worker killed mid-job', () => {
 
     const second = await startWorker();
     try {
-      await waitFor(async () => {
-        const s = await ctx.database.db
-          .selectFrom('sessions')
-          .select('enrichment_cursor')
-          .where('id', '=', session.id)
-          .executeTakeFirstOrThrow();
-        return s.enrichment_cursor === session.last_event_seq;
-      });
+      await caughtUp(session);
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
@@ -170,14 +175,7 @@ describe('a worker killed mid-job', () => {
     const second = await startWorker();
     try {
       await holder.query('commit');
-      await waitFor(async () => {
-        const s = await ctx.database.db
-          .selectFrom('sessions')
-          .select('enrichment_cursor')
-          .where('id', '=', session.id)
-          .executeTakeFirstOrThrow();
-        return s.enrichment_cursor === session.last_event_seq;
-      });
+      await caughtUp(session);
     } finally {
       await holder.end();
       second.child.kill('SIGTERM');

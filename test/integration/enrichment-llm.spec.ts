@@ -59,6 +59,17 @@ async function itemsOf(sessionId: string) {
     .execute();
 }
 
+/** Who wrote each history entry of an item, oldest first. */
+async function actorsOf(itemId: string): Promise<string[]> {
+  const rows = await ctx.database.db
+    .selectFrom('item_history')
+    .select('actor')
+    .where('item_id', '=', itemId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.actor);
+}
+
 describe('enrichment with an OpenAI-compatible model', () => {
   it('stores what the model found, with verified evidence, and records the tokens', async () => {
     const [d, t] = [decisionEvent(), todoEvent()];
@@ -210,12 +221,7 @@ describe('enrichment with an OpenAI-compatible model', () => {
     expect(report).toMatchObject({ fallback: 'malformed-output', modelCalls: 2, tokens: 300, created: 1 });
     const [local] = await itemsOf(sessionId);
     expect(local).toMatchObject({ type: 'Decision' });
-    const history = await ctx.database.db
-      .selectFrom('item_history')
-      .select('actor')
-      .where('item_id', '=', local!.id)
-      .execute();
-    expect(history).toEqual([{ actor: 'enrichment:local' }]);
+    expect(await actorsOf(local!.id)).toEqual(['enrichment:local']);
     const after = await ctx.database.db.selectFrom('llm_usage').select('tokens').executeTakeFirstOrThrow();
     expect(after.tokens - before.tokens).toBe(300);
     const metrics = (await request<string>(`${ctx.server.url}/metrics`)).body;
@@ -331,12 +337,7 @@ describe('enrichment with an OpenAI-compatible model', () => {
     expect(llm.requests).toHaveLength(calls);
     const [local] = await itemsOf(s2);
     expect(local).toMatchObject({ type: 'Convention' });
-    const history = await ctx.database.db
-      .selectFrom('item_history')
-      .select('actor')
-      .where('item_id', '=', local!.id)
-      .execute();
-    expect(history).toEqual([{ actor: 'enrichment:local' }]);
+    expect(await actorsOf(local!.id)).toEqual(['enrichment:local']);
   });
 
   it('falls back to the local engine once a project has spent its daily money budget', async () => {

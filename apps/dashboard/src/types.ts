@@ -8,6 +8,8 @@ export type {
   HistoryEntryView as HistoryEntry,
   ItemView as Item,
   SearchResultView as SearchResult,
+  SessionView as Session,
+  StoredEventView as StoredEvent,
 } from '../../../libs/domain/src/api-views';
 
 export interface BrainMeta {
@@ -15,27 +17,6 @@ export interface BrainMeta {
   itemsLoaded: number;
   brainHash: string;
   layers: Record<'layer0' | 'layer1' | 'layer2' | 'layer3', { items: number; tokens: number }>;
-}
-
-export interface Session {
-  id: string;
-  externalId: string;
-  branch: string | null;
-  createdAt: string;
-  lastEventAt: string;
-  completedAt: string | null;
-  status: 'open' | 'completed';
-  enrichmentPending: boolean;
-  eventCount: number;
-  itemCount: number;
-}
-
-export interface StoredEvent {
-  eventId: string;
-  type: string;
-  timestamp: string;
-  content: string;
-  session: { id: string; externalId: string };
 }
 
 export type {

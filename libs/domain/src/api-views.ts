@@ -96,3 +96,36 @@ export interface SearchResponseView {
   results: SearchResultView[];
   tookMs: number;
 }
+
+/** A session as the dashboard lists it: with how many events it holds and items it produced. */
+export interface SessionSummary {
+  id: string;
+  externalId: string;
+  branch: string | null;
+  createdAt: Date;
+  lastEventAt: Date;
+  completedAt: Date | null;
+  /** `completed` once the client said so, else `open`. */
+  status: 'open' | 'completed';
+  /** Events stored past the enrichment cursor: 0 when enrichment has caught up. */
+  enrichmentPending: boolean;
+  eventCount: number;
+  itemCount: number;
+}
+
+/** `GET /api/v2/sessions` lists these. */
+export type SessionView = AsJson<SessionSummary>;
+
+/** A stored event, read back by its client id. */
+export interface StoredEvent {
+  eventId: string;
+  type: string;
+  timestamp: Date;
+  receivedAt: Date;
+  content: string;
+  metadata: Record<string, unknown> | null;
+  session: { id: string; externalId: string };
+}
+
+/** `GET /api/v2/events/:eventId`. */
+export type StoredEventView = AsJson<StoredEvent>;

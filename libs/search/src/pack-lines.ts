@@ -37,7 +37,8 @@ export function firstSentence(text: string): string {
   return end > 0 ? flat.slice(0, end + 1) : flat;
 }
 
-export interface ItemView {
+/** What a pack line shows of an item. */
+export interface PackLineItem {
   type: string;
   status: string;
   title: string;
@@ -46,7 +47,7 @@ export interface ItemView {
   files: string[];
 }
 
-export function itemLine(item: ItemView): string {
+export function itemLine(item: PackLineItem): string {
   const label = item.status === 'active' ? item.type : `${item.type} · ${item.status}`;
   const why = item.rationale ? ` _Why:_ ${inert(item.rationale, RATIONALE_CHARS)}` : '';
   const shown = item.files.slice(0, FILES_SHOWN).map((f) => inert(f, 120));
@@ -56,7 +57,7 @@ export function itemLine(item: ItemView): string {
 }
 
 /** An item compressed: its title and the first sentence of its facts. */
-export function shortItemLine(item: ItemView): string {
+export function shortItemLine(item: PackLineItem): string {
   return `- **[${item.type}] ${inert(item.title, TITLE_CHARS / 2)}** — ${inert(firstSentence(item.facts), SHORT_FACTS_CHARS)}`;
 }
 

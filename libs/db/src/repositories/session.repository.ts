@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Session } from '@memex/domain';
+import type { Session, SessionSummary, StoredEvent } from '@memex/domain';
 import type { DB, SessionsTable } from '../schema';
 import { KYSELY } from '../tokens';
 
@@ -125,31 +125,4 @@ export class SessionRepository {
     const rows = await query.orderBy('last_event_at').orderBy('id').limit(limit).execute();
     return rows.map(toSession);
   }
-}
-
-/** A session as the dashboard lists it: with how many events it holds and items it produced. */
-export interface SessionSummary {
-  id: string;
-  externalId: string;
-  branch: string | null;
-  createdAt: Date;
-  lastEventAt: Date;
-  completedAt: Date | null;
-  /** `completed` once the client said so, else `open`. */
-  status: 'open' | 'completed';
-  /** Events stored past the enrichment cursor: 0 when enrichment has caught up. */
-  enrichmentPending: boolean;
-  eventCount: number;
-  itemCount: number;
-}
-
-/** A stored event, read back by its client id. */
-export interface StoredEvent {
-  eventId: string;
-  type: string;
-  timestamp: Date;
-  receivedAt: Date;
-  content: string;
-  metadata: Record<string, unknown> | null;
-  session: { id: string; externalId: string };
 }
