@@ -126,8 +126,12 @@ describe('ingest-api, enrichment-worker and brain-api as three processes', () =>
       return res.status === 200 && res.body.document.includes('advisory locks');
     }, 20_000);
 
+    // The item is in the brain once its window commits; the job logs when it finishes, after
+    // the entity store is filled, so its lines may come a moment later.
+    const aboutJob = (l: ReturnType<typeof logLines>[number]) => l.msg !== undefined && 'jobId' in l;
+    await waitFor(() => logLines(worker).some(aboutJob), 10_000);
     const workerLines = logLines(worker);
-    const jobLines = workerLines.filter((l) => l.msg !== undefined && 'jobId' in l);
+    const jobLines = workerLines.filter(aboutJob);
     expect(jobLines.length).toBeGreaterThan(0);
     // Worker lines about a job carry its id and queue.
     expect(jobLines.every((l) => typeof l.jobId === 'string' && typeof l.queue === 'string')).toBe(true);
