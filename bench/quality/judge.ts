@@ -14,6 +14,8 @@ export interface LabelledFact {
 
 export interface SessionLabels {
   transcript: string;
+  /** When the session was labelled: absent for the first eleven, `issue-25` for those labelled after the engine was tuned. */
+  cohort?: string;
   session: string;
   facts: LabelledFact[];
 }
