@@ -74,10 +74,10 @@ describe('POST /api/v2/context-pack with entities, relations and patterns', () =
     });
     const pattern = p.components.find((c) => c.type === 'pattern')!;
     expect(pattern.content).toMatch(
-      /^- _pattern:_ error\\\[call-non-callable\\\]: Object of type .* — seen 2 times; fixed by editing test/i,
+      /^- _pattern:_ error\[call-non-callable\]: Object of type .* — seen 2 times; fixed by editing test/i,
     );
     expect(pattern.evidence!.length).toBeGreaterThanOrEqual(2);
-    const file = p.components.find((c) => c.type === 'entity' && c.content.includes('test/test\\_cache.py'));
+    const file = p.components.find((c) => c.type === 'entity' && c.content.includes('test/test_cache.py'));
     expect(file).toBeDefined();
     expect(p.metadata.entitiesConsidered).toBeGreaterThanOrEqual(1);
     expect(p.tokenCount).toBeLessThanOrEqual(2000);

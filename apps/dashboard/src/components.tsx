@@ -70,14 +70,31 @@ export function useAction() {
 /** The document's headings sit under the page's own (h1) and its section's (h2). */
 const NESTED_HEADINGS = { h1: 'h3', h2: 'h4', h3: 'h5', h4: 'h6' } as const;
 
+interface MdNode {
+  type: string;
+  children?: MdNode[];
+}
+
 /**
- * Markdown rendered as React elements: raw HTML in it is skipped, never parsed, and links
- * only keep safe protocols (react-markdown's default), so item text stays inert.
+ * Raw HTML in item text is a name from the code (`<ruby>`, `<rt>`), shown as the text it is:
+ * never parsed as HTML, and not dropped either, so the page shows what the assistant reads.
+ */
+function htmlAsText() {
+  const walk = (node: MdNode): void => {
+    if (node.type === 'html') node.type = 'text';
+    node.children?.forEach(walk);
+  };
+  return walk;
+}
+
+/**
+ * Markdown rendered as React elements: raw HTML in it is shown as text, never parsed, and
+ * links only keep safe protocols (react-markdown's default), so item text stays inert.
  */
 export function SafeMarkdown({ text }: { text: string }) {
   return (
     <div className="markdown">
-      <Markdown skipHtml components={NESTED_HEADINGS}>
+      <Markdown remarkPlugins={[htmlAsText]} components={NESTED_HEADINGS}>
         {text}
       </Markdown>
     </div>

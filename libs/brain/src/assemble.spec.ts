@@ -214,17 +214,17 @@ describe('assembleBrain properties', () => {
     );
   });
 
-  it('keeps item text inside its item: no heading, fence or comment of its own', () => {
+  it('keeps item text inside its item: no heading, fence or HTML block of its own', () => {
     fc.assert(
       fc.property(itemSets, budgets, (items, tokenBudget) => {
         const lines = assembleBrain(items, { tokenBudget }, NOW).document.split('\n');
         for (const line of lines) {
           if (line.startsWith('#')) expect(line).toMatch(OWN_HEADINGS);
           expect(line.startsWith('```')).toBe(false);
-          expect(line).not.toContain('<!--');
+          expect(line.startsWith('<')).toBe(false);
           // Inside a list item, text must not open a block of its own either.
           const inItem = /^- (.*)$/.exec(line)?.[1];
-          if (inItem !== undefined) expect(inItem).not.toMatch(/^(#|~~~|```|[-+*=>|] |\d+[.)] )/);
+          if (inItem !== undefined) expect(inItem).not.toMatch(/^(#{1,6}(\s|$)|~~~|```|<|[-+*=>|] |\d+[.)] )/);
         }
       }),
       { numRuns: 200, endOnFailure: true },

@@ -2,26 +2,49 @@ import type { MemoryItem } from '@memex/domain';
 import { ageDays } from './scoring';
 
 /**
- * Item text as one inert line of markdown: line breaks folded, and nothing left that could
- * open a code span, an HTML block or a comment. Headings and fences only start at the
- * beginning of a line, and every item line starts with "- ", so session text cannot change
- * the document's structure.
+ * What would open a block if it began a line: a heading, a quote, a list or a thematic break,
+ * a fence, an ordered item, an HTML block. Inside a line none of these mean anything.
+ */
+const BLOCK_OPENER = /^(?:#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|(?:[-*_=]\s*){3,}$|`{3,}|~{3,}|<)/;
+const ORDERED_OPENER = /^(\d{1,9})([.)])(?=\s|$)/;
+
+/**
+ * Item text as one line of markdown that a model reads as the session wrote it: line breaks
+ * folded, and identifiers, paths, commands and code left exactly as written (`pg_isready`,
+ * `__init__.py`, `<ruby>`, `[lint]`, `a*b`), because they are names in the code. Only what
+ * could change the document's structure is escaped: a block opener at the start of the line
+ * (the caller may put the text at the start of one) and a backtick left unpaired, which would
+ * open a code span that swallows what follows it. Folding line breaks is what keeps an item in
+ * its place: no text can start a heading, a fence or a new list item of its own.
  */
 export function inline(text: string, max = 400): string {
-  const flat = text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\\/g, '\\\\')
-    .replace(/`/g, '\\`')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\*/g, '\\*')
-    .replace(/_/g, '\\_')
-    .replace(/\[/g, '\\[')
-    .replace(/]/g, '\\]');
-  const cut = flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\\$/, '')}…`;
-  // At the start of a list item these would open a heading, fence, quote, list or table.
-  return cut.replace(/^([#~=+\-|])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return openerEscaped(pairedTicks(flat.length <= max ? flat : shortened(flat, max)));
+}
+
+/**
+ * Text past its room ends where a sentence of it ends, when one ends in the latter half;
+ * otherwise at a word, marked with an ellipsis. A note cut mid-word reads as a fragment.
+ */
+function shortened(text: string, max: number): string {
+  const room = text.slice(0, max);
+  const sentenceEnd = Math.max(...[...room.matchAll(/[.!?](?=\s)/g)].map((m) => m.index ?? 0), 0);
+  if (sentenceEnd >= max / 2) return room.slice(0, sentenceEnd + 1);
+  const space = room.lastIndexOf(' ', max - 1);
+  return `${room.slice(0, space >= max / 2 ? space : max - 1).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** An odd backtick out is shown as a literal one, so it cannot open a span past the text's end. */
+function pairedTicks(text: string): string {
+  const ticks = text.match(/`/g)?.length ?? 0;
+  if (ticks % 2 === 0) return text;
+  const last = text.lastIndexOf('`');
+  return `${text.slice(0, last)}\\${text.slice(last)}`;
+}
+
+function openerEscaped(text: string): string {
+  if (ORDERED_OPENER.test(text)) return text.replace(ORDERED_OPENER, '$1\\$2');
+  return BLOCK_OPENER.test(text) ? `\\${text}` : text;
 }
 
 export function age(item: MemoryItem, now: Date): string {

@@ -91,7 +91,7 @@ describe('assembleContext', () => {
     );
     const p = pack.components.find((c) => c.type === 'pattern')!;
     expect(p.content).toBe(
-      '- _pattern:_ Error: Cannot find module "…" — seen 3 times in 2 sessions; fixed by running \\`npm i zod\\` (2×) _Evidence:_ ev-7, ev-9',
+      '- _pattern:_ Error: Cannot find module "…" — seen 3 times in 2 sessions; fixed by running `npm i zod` (2×) _Evidence:_ ev-7, ev-9',
     );
     expect(p.evidence).toEqual(['ev-7', 'ev-9']);
     expect(pack.components.slice(0, 3).map((c) => c.content)).toEqual([
