@@ -62,7 +62,8 @@ export function looksLikeJunk(title: string): boolean {
   // A quoted identifier (`renderToken()`) belongs in a note; only what stands outside quotes counts.
   const prose = t.replace(/`[^`]*`/g, 'code');
   if (/\$\(|<<\s*'?EOF|\[Request interrupted|% Total|Xferd|^>\s*\S+@|^\(eval\)|^\s*at\s+\S+\s*\(/.test(t)) return true;
-  const words = (prose.match(/\b[A-Za-z]{3,}\b/g) ?? []).length;
-  const symbols = (prose.match(/[^A-Za-z0-9\s,.'’"-]/g) ?? []).length;
+  // Words of any script: a title in Korean is prose, not symbols.
+  const words = (prose.match(/\p{L}{2,}/gu) ?? []).length;
+  const symbols = (prose.match(/[^\p{L}\p{N}\s,.'’"-]/gu) ?? []).length;
   return words < 2 || symbols > words;
 }

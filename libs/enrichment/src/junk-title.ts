@@ -34,9 +34,10 @@ export function isJunkTitle(title: string): boolean {
   const text = title.replace(LEAD, '').trim();
   if (JUNK_PATTERNS.some((p) => p.test(text))) return true;
   // A link or a quoted identifier is not a sentence: what stands around them must be one.
-  const words = text.replace(/https?:\/\/\S+/g, ' ').match(/[A-Za-z]{2,}/g) ?? [];
+  // Letters of any script: a note in Korean is prose too.
+  const words = text.replace(/https?:\/\/\S+/g, ' ').match(/\p{L}{2,}/gu) ?? [];
   if (words.length < 2) return true;
   // Prose is mostly letters and spaces; output and code are mostly symbols and digits.
-  const letters = (text.match(/[A-Za-z\s]/g) ?? []).length;
+  const letters = (text.match(/[\p{L}\s]/gu) ?? []).length;
   return letters / text.length < 0.6;
 }

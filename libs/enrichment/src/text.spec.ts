@@ -79,7 +79,14 @@ describe('slug', () => {
   });
 
   it('drops other characters and collapses hyphens', () => {
-    expect(slug(['token--refresh', '-auth-', 'c#', 'ünï'])).toBe('token-refresh-auth-c-n');
+    expect(slug(['token--refresh', '-auth-', 'c#'])).toBe('token-refresh-auth-c');
+  });
+
+  it('names a word of another script by a stable ASCII token, so such notes get hints of their own', () => {
+    const korean = slug(['언어', '정책']);
+    expect(korean).toMatch(/^u[0-9a-z]+-u[0-9a-z]+$/);
+    expect(slug(['언어', '정책'])).toBe(korean);
+    expect(slug(['언어', '템플릿'])).not.toBe(korean);
   });
 
   it('is "general" rather than empty', () => {

@@ -12,9 +12,10 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
+/** Words in any script: a Korean or Japanese session has words too, and they must count. */
 export function significantWords(text: string): string[] {
   return (
-    (text.toLowerCase().match(/[a-z0-9]+(?:[._-][a-z0-9]+)*/g) ?? [])
+    (text.toLowerCase().match(/[\p{L}\p{N}]+(?:[._-][\p{L}\p{N}]+)*/gu) ?? [])
       .map((w) => w.replace(/[._]/g, '-'))
       // Numbers (12, 12-0, 1-2-3) change from one mention to the next; they must not split a hint.
       .filter((w) => w.length > 1 && !STOPWORDS.has(w) && !/^\d+(?:-\d+)*$/.test(w))
@@ -35,10 +36,19 @@ export function topicWord(words: readonly string[]): string | undefined {
   return words.find((w) => !ACTION_WORDS.has(w));
 }
 
+/** A short stable name for a word outside a-z0-9 (FNV-1a), since hints and tags are ASCII. */
+function asciiWord(word: string): string {
+  if (!/[^\p{ASCII}]/u.test(word) || !/\p{L}/u.test(word)) return word;
+  let hash = 0x811c9dc5;
+  for (const ch of word) hash = Math.imul(hash ^ ch.codePointAt(0)!, 0x01000193) >>> 0;
+  return `u${hash.toString(36)}`;
+}
+
 /** Lowercase words joined by hyphens, as dedup hints and tags want them. */
 export function slug(words: string[], max = 5): string {
   const out = words
     .slice(0, max)
+    .map(asciiWord)
     .join('-')
     .replace(/[^a-z0-9-]+/g, '')
     .replace(/-+/g, '-')
@@ -46,11 +56,29 @@ export function slug(words: string[], max = 5): string {
   return out.slice(0, 60).replace(/-$/, '') || 'general';
 }
 
-/** The first sentence (or line) of a text, trimmed to `max` characters at a word boundary. */
+/** The first sentence (or line) of a text; a sentence longer than `max` gives its leading clause. */
 export function firstSentence(text: string, max = 120): string {
   const line = normalizeWhitespace(text.split('\n').find((l) => l.trim().length > 0) ?? '');
   const sentence = /^(.+?[.!?])(?:\s|$)/.exec(line)?.[1] ?? line;
-  return truncateWords(sentence, max);
+  return leadingClause(sentence, max);
+}
+
+/** Where a sentence's clauses meet: what stands before one of these says something whole. */
+const CLAUSE_BREAK =
+  /(?:[:;,]|\s[—–]|\s-)\s|\s(?=(?:because|since|so that|so|which|when|while|after|before|by|to avoid|to prevent|instead of|rather than|but|and then|unless|until|via|using|with)\s)/g;
+
+/**
+ * A sentence that fits, whole; a longer one, as its leading clause: up to the last place its
+ * clauses meet within `max`, never cut mid-clause and never with an ellipsis, so a title reads
+ * as a whole statement ("Fixed PostHog telemetry blocking CLI exit"), and the note states the
+ * sentence in full beside it. A sentence with no such place is cut at a word, marked "…".
+ */
+export function leadingClause(sentence: string, max: number): string {
+  const text = normalizeWhitespace(sentence);
+  if (text.length <= max) return text;
+  let best = -1;
+  for (const m of text.slice(0, max + 1).matchAll(CLAUSE_BREAK)) if (m.index >= 24) best = m.index;
+  return best > 0 ? text.slice(0, best).replace(/[\s,;:—–-]+$/, '') : truncateWords(text, max);
 }
 
 export function truncateWords(text: string, max: number): string {
@@ -67,8 +95,8 @@ export function pathsIn(text: string): string[] {
   return [...new Set([...text.matchAll(PATH_IN_TEXT)].map((m) => m[1]!))];
 }
 
-/** Title form: no trailing period, first letter upper case. */
+/** Title form: no trailing period, first letter upper case, a long one as its leading clause. */
 export function asTitle(text: string, max = 120): string {
-  const t = truncateWords(normalizeWhitespace(text).replace(/[.\s]+$/, ''), max);
+  const t = leadingClause(normalizeWhitespace(text).replace(/[.\s]+$/, ''), max);
   return t.charAt(0).toUpperCase() + t.slice(1);
 }

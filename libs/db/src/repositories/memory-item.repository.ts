@@ -165,7 +165,11 @@ export class WindowTransaction {
     await this.lockItems();
     const rows = await this.sessionItems()
       .select(['id', 'salience'])
+      // Items written in one window share their created_at: a tie on salience is broken by
+      // what the item says, never by its random id, so the same input keeps the same items.
       .orderBy('created_at', 'asc')
+      .orderBy('dedup_hint', 'asc')
+      .orderBy('title', 'asc')
       .forUpdate()
       .execute();
     return rows.map((r) => ({ id: r.id, salience: r.salience! }));

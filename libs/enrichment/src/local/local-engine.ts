@@ -60,6 +60,7 @@ function fromPrompt(event: EngineEvent, text: string): Proposal[] {
         title: firstSentence(rule.text, 150),
         facts: rule.context,
         about: rule.text,
+        rationale: rule.reason ?? null,
         files: pathsIn(rule.context),
         importance: rule.type === 'Convention' ? 4 : 3,
         confidence: CONFIDENCE.userRule,

@@ -41,7 +41,7 @@ export function propose(salience: number, type: ItemType, content: ProposalConte
     salience,
     candidate: {
       type,
-      title: asTitle(content.title, 150),
+      title: asTitle(content.title, 160),
       facts: truncateWords(content.facts, ITEM_LIMITS.facts),
       // A why that only says the title again says nothing.
       rationale:

@@ -47,7 +47,7 @@ const MARKED = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*[^*]{2,60}\*\*/;
 
 /** Sentences that narrate the assistant's process or offer more help: never a memory. */
 const CHATTER =
-  /^(?:let me|let's (?:check|look|see|try|run|start|first)|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|ok(?:ay)?\b|sure\b|great\b|perfect\b|excellent\b|good\b|got it\b|you're (?:right|absolutely)|absolutely\b|thanks?\b|here(?:'s| is| are)\b|would you like|do you want|should i|shall i|if you(?:'d)? (?:want|like)|feel free|let me know|i can (?:also|help)|happy to)/i;
+  /^(?:(?:it |this |that )?(?:looks|seems|sounds) (?:like|to be|good|fine)\b|from what i (?:found|see|can (?:see|tell))\b|it appears\b|appears to\b|this should (?:fix|work|resolve|help|do)\b|(?:that |this |it )?should (?:now )?work\b|(?:try|run) (?:it |that )?again\b|(?:the )?(?:dev |local |web )?(?:server|build|deploy(?:ment)?|job|process|container|service|app) is (?:now )?(?:running|up|live|ready|healthy|started)\b|let me|let's (?:check|look|see|try|run|start|first)|i'll|i will|i'm going to|i am going to|now (?:let me|i'll)|first,? (?:let me|i'll)|next,? (?:let me|i'll)|ok(?:ay)?\b|sure\b|great\b|perfect\b|excellent\b|good\b|got it\b|you're (?:right|absolutely)|absolutely\b|thanks?\b|here(?:'s| is| are)\b|would you like|do you want|should i|shall i|if you(?:'d)? (?:want|like)|feel free|let me know|i can (?:also|help)|happy to)/i;
 
 const FLUFF =
   /^(?:(?:(?:perfect|great|excellent|done|good news|nice|awesome|ok(?:ay)?|alright|good|got it|success|found it|found the (?:issue|problem|bug|culprit|cause)|you're (?:absolutely )?right|exactly|i see)[!.,:]|(?:honestly|actually|basically|so|anyway)(?: though)?,?)\s*)+/i;
@@ -85,10 +85,16 @@ const STATUS =
   /\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|clean|green|ready|complete[d!]?|working|works?|done|fixed|resolved|merged|pushed|committed|verified|production[- ]ready|zero (?:warnings|errors))\b/i;
 
 export function isStatusFluff(text: string): boolean {
+  // Narration of the moment, however long: "logs are now being shipped to Loki successfully".
+  if (NARRATION.test(text) && !(['cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return true;
   if ((['where', 'cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return false;
   const words = text.match(/[A-Za-z][A-Za-z'-]+/g) ?? [];
   return words.length <= 8 && STATUS.test(text);
 }
+
+/** How the work is going right now, which is not what the next session needs to know. */
+const NARRATION =
+  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
 
 /**
  * A sentence about the assistant or addressed to the person ("My context doesn't include

@@ -18,6 +18,11 @@ export interface Line {
   kind: Point['kind'];
   /** The list this item belongs to, or for a list, itself: a list and its items say the same thing. */
   group?: string;
+  /**
+   * The weighing this point stands in, when its list lays out sides of one question (options,
+   * pros and cons, strengths and risks, considerations) rather than findings.
+   */
+  weighing?: string;
   /** What the sentence goes on to say in the same paragraph. */
   next?: string;
   /** One of the sentences a closing message opens with, before any heading or list: its headline. */
@@ -25,6 +30,14 @@ export interface Line {
 }
 
 const MIN_ITEM_WORDS = 7;
+
+/** Leads and headings that lay out the sides of a question rather than what was found. */
+const WEIGHING =
+  /\b(?:pros?|cons|strengths?|weak(?:ness(?:es)?| points?)|risks?|caveats?|benefits?|drawbacks?|downsides?|upsides?|advantages?|disadvantages?|trade-?offs?|considerations?|options?|approaches|alternatives|concerns?|arguments?|(?:what|where) (?:works|helps|hurts|falls short)|for and against|case (?:for|against))\b/i;
+
+function weighs(point: Point): boolean {
+  return WEIGHING.test(point.lead ?? '') || WEIGHING.test(point.section ?? '') || WEIGHING.test(point.label ?? '');
+}
 
 /** Cues a list's lead lends its items: "Here's the root cause chain:" makes each link a cause. */
 const LENT: readonly Cue[] = ['cause', 'choice', 'open'];
@@ -36,6 +49,8 @@ const LENT: readonly Cue[] = ['cause', 'choice', 'open'];
  */
 export function turnLines(turn: Turn): Line[] {
   const closing = closingMessage(turn);
+  // Asked for strengths, risks or options, the answer's lists weigh one question whatever their leads say.
+  const askedToWeigh = turn.prompt !== undefined && WEIGHING.test(turn.prompt.text);
   return assistantTexts(turn).flatMap(({ event, text }, t) => {
     const isClosing = event === closing?.event;
     const points = messagePoints(text);
@@ -72,6 +87,10 @@ export function turnLines(turn: Turn): Line[] {
           closing: isClosing,
           kind: point.kind,
           group,
+          weighing:
+            point.kind !== 'sentence' && (askedToWeigh || weighs(point))
+              ? `${t}:${point.section ?? point.list}`
+              : undefined,
           next: point.next && cleanSentence(point.next),
           headline: headline > 0,
         },

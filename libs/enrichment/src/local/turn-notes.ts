@@ -1,7 +1,7 @@
 import type { ItemType } from '@memex/domain';
 import type { EngineEvent } from '../candidate';
 import { isJunkTitle } from '../junk-title';
-import { firstSentence, normalizeWhitespace, pathsIn, significantWords, truncateWords } from '../text';
+import { firstSentence, leadingClause, normalizeWhitespace, pathsIn, significantWords, truncateWords } from '../text';
 import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun, type CommitInfo } from './event-signals';
 import { sentences } from './human-text';
 import { propose, type Proposal } from './proposal';
@@ -40,17 +40,19 @@ const TITLE_CUE: Record<ItemType, Cue> = {
   CodeMapNode: 'where',
 };
 
+/** How long a title may be before it is named by its leading clause instead. */
+const TITLE_CHARS = 160;
+
 /**
- * A line's words as a title, and what it says past the title, so a brain line never says it
- * twice: a title cut short is continued ("…") where it was cut.
+ * A line's words as a title, and what the note says past the title. A first sentence that
+ * fits is the title, and the note goes on with the rest; a longer one is titled by its
+ * leading clause and stated whole in the note, so neither ever starts or stops mid-sentence.
  */
 export function titleAndRest(text: string): { title: string; rest: string } {
   const [first = text, ...others] = sentences(text);
   const whole = normalizeWhitespace(first);
-  const title = truncateWords(whole, 150);
-  // Past the cut, less what truncation trimmed off its end (", " before the "…").
-  const cut = title.endsWith('…') ? `…${whole.slice(title.length - 1).replace(/^[\s,;:.-]+/, '')}` : '';
-  const rest = normalizeWhitespace([cut, ...others].join(' '));
+  const title = leadingClause(whole, TITLE_CHARS);
+  const rest = normalizeWhitespace((title === whole ? others : [whole, ...others]).join(' '));
   return { title, rest: rest || text };
 }
 
@@ -209,7 +211,12 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   };
 }
 
-/** Conclusions a note does not already state: a root cause, a choice, a change, an insight. */
+/**
+ * Conclusions a note does not already state: a root cause, a choice, a change, an insight.
+ * The bullets of a weighing (options, pros and cons, strengths and risks, considerations) are
+ * sides of one question, not findings: what the session concluded from them is said in a
+ * sentence, or in the option the person picked (dialogue), and a weighing left open gives none.
+ */
 function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] {
   const coveredGroups = new Set([...covered].flatMap((l) => (l.group ? [l.group] : [])));
   return pick(
@@ -217,6 +224,7 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
     (l) =>
       !covered.has(l) &&
       !(l.group && coveredGroups.has(l.group)) &&
+      l.weighing === undefined &&
       l.score >= FINDING_SCORE &&
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,

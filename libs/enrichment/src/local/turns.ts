@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../candidate';
-import { humanText } from './human-text';
+import { humanText, isCommandMessage } from './human-text';
 
 /**
  * A turn of a Claude Code session: the person's prompt, the work it started, and the
@@ -44,8 +44,18 @@ export function turnsOf(context: readonly EngineEvent[], window: readonly Engine
   const inWindow = new Set(window);
   const turns: Turn[] = [];
   let current: Turn = { events: [], promptInWindow: false, inWindow: false, closed: false };
+  // A slash command's expanded body follows its command message as a prompt nobody typed: at
+  // once (Claude Code writes both in the same instant) or as a markdown document. What the
+  // person types after a built-in command (`/clear`) comes later and is theirs.
+  let command: EngineEvent | undefined;
   for (const event of [...context, ...window]) {
-    const text = promptText(event);
+    const body =
+      command !== undefined &&
+      event.type === 'prompt' &&
+      humanText(event.content) !== '' &&
+      (event.timestamp.getTime() - command.timestamp.getTime() < 1000 || /^\s*#/.test(event.content));
+    command = event.type === 'prompt' && isCommandMessage(event.content) ? event : undefined;
+    const text = body ? '' : promptText(event);
     if (text) {
       current.closed = true;
       turns.push(current);
@@ -97,7 +107,15 @@ export function currentTurn(before: readonly EngineEvent[]): EngineEvent[] {
 
 /** The person saying the last answer was wrong: "ok. uh. no.", "that didn't work", "still failing". */
 const REJECTS =
-  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) work|still (?:not|broken|failing|fails|the same|doesn'?t))\b/i;
+  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) (?:work|fix|help)|(?:that |it )?(?:wasn'?t|isn'?t) it|same (?:error|problem|issue|thing)|not fixed|still (?:not|broken|failing|fails|the same|doesn'?t|getting|seeing|happening))\b/i;
+
+/**
+ * The assistant taking back what it concluded a turn before: "that wasn't it", "the real cause
+ * is …", "my earlier diagnosis was wrong", "turns out it wasn't …". What it said before is not
+ * knowledge, even when the person never said no.
+ */
+const RETRACTS =
+  /\b(?:(?:that|this) (?:wasn'?t|was not|isn'?t|is not) (?:it|the (?:real |actual )?(?:cause|issue|problem|fix))|the (?:real|actual) (?:root )?(?:cause|issue|problem|culprit) (?:is|was)|(?:my|the) (?:earlier|previous|first|initial) (?:diagnosis|guess|explanation|theory|assumption|fix|analysis) was (?:wrong|incorrect|mistaken|off)|i was wrong|turns out (?:it|that|this|the (?:issue|problem|cause)) (?:wasn'?t|was not|isn'?t)|(?:wasn'?t|was not) (?:actually )?the (?:cause|issue|problem))\b/i;
 /** A bare "no": a rejection, unless it answers a question ("no need", "no thanks"). */
 const SAYS_NO =
   /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:no|nope|nah)\b(?![,\s]*(?:no\s+)?(?:need|worries|problem|thanks|thank you|rush)\b)/i;
@@ -115,9 +133,12 @@ function rejects(prompt: string, closing: string): boolean {
 export function rejectedClosings(turns: readonly Turn[]): Set<string> {
   const rejected = new Set<string>();
   turns.forEach((turn, i) => {
-    if (i === 0 || !turn.prompt || !turn.promptInWindow) return;
+    if (i === 0 || !turn.inWindow) return;
     const closing = closingMessage(turns[i - 1]!);
-    if (closing && rejects(turn.prompt.text, closing.text)) rejected.add(closing.event.eventId);
+    if (!closing) return;
+    const byPerson = turn.prompt !== undefined && turn.promptInWindow && rejects(turn.prompt.text, closing.text);
+    const byAssistant = assistantTexts(turn).some((t) => RETRACTS.test(t.text));
+    if (byPerson || byAssistant) rejected.add(closing.event.eventId);
   });
   return rejected;
 }

@@ -14,15 +14,20 @@ export interface UserRule {
   quote: string;
   /** The sentences around it in the same prompt: what it is about. */
   context: string;
+  /** Why, when the person said: the rule's own "because …", or the sentence after it giving a reason. */
+  reason?: string;
 }
+
+const REASON =
+  /\b(?:because|since|so that|so (?:it|this|we|they|you|the)|as otherwise|otherwise|due to|in order to|to avoid|to prevent|the reason is)\b/i;
 
 /** Standing rules: how work must always (or never) be done. */
 const CONVENTION =
-  /\b(?:always|never|from now on|make sure (?:to|you|we|that)|don'?t ever|do not ever|must(?:n'?t)? (?:always|never|be|use|run|not)|you should (?:always|never)|we should (?:always|never)|the rule is|by convention)\b|^(?:(?:to be clear|also|and|but|remember|note|important|again)[:,]?\s+)?(?:please )?(?:don'?t|do not|avoid|stop) \w+/i;
+  /\b(?:next time|let me (?:commit|push|merge|deploy|release|do the (?:commits?|push|release))|always|never|from now on|make sure (?:to|you|we|that)|don'?t ever|do not ever|must(?:n'?t)? (?:always|never|be|use|run|not)|you should (?:always|never)|we should (?:always|never)|the rule is|by convention)\b|^(?:(?:to be clear|also|and|but|remember|note|important|again)[:,]?\s+)?(?:please )?(?:don'?t|do not|avoid|stop) \w+/i;
 
-/** Choices for this project: what to use, what not, what is wanted. */
+/** Choices for this project: what to use, what not, what is wanted, where and how work is done. */
 const CHOICE =
-  /\b(?:(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+  /\b(?:(?:work|stay|commit|push|base (?:it|this|the \w+)) (?:off|on|onto|to|from|against) (?:the |this |that |a )?[\w./-]+ branch|i(?:'ll| will) (?:do|handle|make) the (?:commits?|push(?:es)?|release|deploy)|(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
 
 /** Choices stated outright: what was decided, what instead of what, what is not wanted. */
 const FIRM =
@@ -40,6 +45,10 @@ function asRule(text: string): string {
 /** Said in the moment, not a rule: "never mind", "don't worry about it", "stop the dev server". */
 const MOMENTARY =
   /^(?:(?:ok(?:ay)?|oh|ah|and|but|also)[,]?\s+)*(?:never ?mind|don'?t (?:worry|bother)|no worries|stop (?:the|that|this|it|running|there|here|now)\b)/i;
+
+/** A view put forward for the assistant to weigh, not a choice made: "i think", "maybe", "not sure". */
+const HEDGED =
+  /^(?:(?:ok(?:ay)?|so|hm+|well|but|and)[,.]?\s+)*(?:i (?:don'?t |do not )?(?:think|believe|guess|suppose|feel)|maybe|perhaps|probably|not sure|i'?m not sure|i wonder|possibly)\b/i;
 
 /** A request for an answer, not a rule: "can you list …", "what are …". */
 const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
@@ -60,13 +69,17 @@ export function userRules(prompt: string): UserRule[] {
     if (significantWords(text).length < 3) return;
     const type = CONVENTION.test(text) ? 'Convention' : CHOICE.test(text) ? 'Decision' : undefined;
     if (!type) return;
+    // "I don't think we need a Dockerfile" puts a view forward; what the session does with it decides.
+    if (type === 'Decision' && HEDGED.test(text)) return;
     const around = all
       .slice(Math.max(0, i - 1), i + 2)
       .map(cleanSentence)
       .join(' ');
     // The person's own word outranks the assistant's reading of the work.
     const strength = type === 'Convention' ? 7 : FIRM.test(text) ? 6 : 4;
-    rules.push({ type, strength, text, quote, context: around });
+    const next = all[i + 1] ? cleanSentence(all[i + 1]!) : undefined;
+    const reason = REASON.test(text) ? text : next && REASON.test(next) ? next : undefined;
+    rules.push({ type, strength, text, quote, context: around, ...(reason ? { reason } : {}) });
   });
   return rules;
 }

@@ -1,0 +1,86 @@
+import { EvidenceIndex } from '../verify';
+import { leadingClause } from '../text';
+import { extractLocally } from './local-engine';
+import { SessionFixture } from './session-fixture';
+import { titleAndRest } from './turn-notes';
+import { userRules } from './user-rules';
+
+function extract(fixture: SessionFixture) {
+  const events = fixture.events();
+  const items = extractLocally(events);
+  const index = new EvidenceIndex(events);
+  for (const item of items) expect(index.verify(item)).toMatchObject({ ok: true });
+  return items;
+}
+
+describe('notes, not fragments', () => {
+  const long =
+    'The issue is that with `ShutdownTimeout: 100ms`, the `Close()` is waiting for the batch to be sent, ' +
+    'but the HTTP request itself has a 10s timeout by default, so the process waits on the network at exit.';
+
+  it('titles a long sentence by its leading clause and states it whole, with no ellipsis at either end', () => {
+    const { title, rest } = titleAndRest(`${long} Setting a transport timeout fixes it.`);
+    expect(title).toBe(
+      'The issue is that with `ShutdownTimeout: 100ms`, the `Close()` is waiting for the batch to be sent, ' +
+        'but the HTTP request itself has a 10s timeout by default',
+    );
+    expect(rest.startsWith(long)).toBe(true);
+    expect(`${title}${rest}`).not.toContain('…');
+  });
+
+  it('keeps a sentence that fits whole as the title', () => {
+    expect(leadingClause('Use Kysely for every query.', 160)).toBe('Use Kysely for every query.');
+  });
+
+  it('keeps no bullet of a weighing as a note of its own; the conclusion is the note', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('Can you list, in 3 bullet points, the strengths of keeping dev-docs/ apart from work/?')
+        .say(
+          '- **Clear separation of concerns** — reference never gets mixed up with work items, which makes both easier to maintain.\n' +
+            '- **Reduced context pollution** — the assistant can target `dev-docs/` instead of sifting through a flat pile of markdown.\n' +
+            '- **Scales without clutter** — the convention keeps the root clean instead of one unsorted `docs/` folder.',
+        )
+        .prompt('Fair enough. Can you write a balanced opinion on this approach?')
+        .say(
+          'The split works best once a project has stabilized. In short: the idea is sound, but a rigid directory tree over-commits to a structure that real projects outgrow, so use it as a naming convention rather than folders.',
+        ),
+    );
+    const titles = items.map((i) => i.title).join('\n');
+    expect(titles).not.toMatch(/Reduced context pollution|Scales without clutter|Clear separation/);
+    expect(titles).toMatch(/In short: the idea is sound/);
+  });
+
+  it('takes status narration for no note', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('ship the logs to loki please')
+        .bash('kubectl apply -f loki.yaml', 'configured')
+        .say(
+          'The permission change propagated and logs are now being shipped to Loki successfully. Looks like Release Please also bumped to a new version.',
+        ),
+    );
+    expect(items.map((i) => i.title).join('\n')).not.toMatch(/propagated|Looks like/);
+  });
+});
+
+describe('the person’s rules', () => {
+  it('keeps the reason given after a veto', () => {
+    const [rule] = userRules(
+      "Don't add a name: field to SKILL.md. The loader derives it from the folder, so it would drift.",
+    );
+    expect(rule).toMatchObject({
+      type: 'Convention',
+      reason: 'The loader derives it from the folder, so it would drift.',
+    });
+  });
+
+  it('counts branch and workflow rules', () => {
+    expect(userRules('Please work off the phase-12 branch for all of this.')[0]?.type).toBe('Decision');
+    expect(userRules('Next time you make changes to the code, let me commit.')[0]?.type).toBe('Convention');
+  });
+
+  it('takes a hedged view for no decision of its own', () => {
+    expect(userRules("do we need something for that? i don't think we need a Dockerfile")).toEqual([]);
+  });
+});
