@@ -49,7 +49,8 @@ describe('a session keeps its most salient items (ENRICHMENT_SESSION_ITEMS)', ()
     // Two self-reports later in the session outrank both: they take the session's two places.
     await storeEvents(ctx.server.app, ctx.project.projectId, 'cap', [
       rawEvent('response', '[MEMORY: decision: Store every amount as integer cents in the ledger service]'),
-      rawEvent('response', '[MEMORY: convention: Migrations run only through the migrator CLI]'),
+      // A point of its own: a restatement of a held item would reinforce or replace that item instead.
+      rawEvent('response', '[MEMORY: convention: Every API handler validates its request body with zod]'),
     ]);
     expect(await enrich(sessionId, 'run-2')).toMatchObject({ created: 2, displaced: 2 });
     expect((await live(sessionId)).map((i) => i.salience)).toEqual([1, 1]);

@@ -184,6 +184,8 @@ export class EnrichmentService {
         ? written.events.slice(-TURN_CONTEXT_EVENTS)
         : await this.store.eventsUpTo(sessionId, cursor, TURN_CONTEXT_EVENTS),
     );
-    return { engine: 'local', output: await this.local.extract({ events: window, context, hints: [] }), context };
+    // The project's live items, so a point said again in a later window reinforces its item.
+    const hints = await this.items.liveHints(projectId, HINT_POOL);
+    return { engine: 'local', output: await this.local.extract({ events: window, context, hints }), context };
   }
 }

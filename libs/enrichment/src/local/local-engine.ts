@@ -19,6 +19,7 @@ import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
 import { workarounds } from './workarounds';
+import { adoptingHints, withoutNearDuplicates } from './near-duplicates';
 
 /** How an item was found sets its confidence: a self-report beats a stated rule beats a reading. */
 export const CONFIDENCE = { tag: 0.95, userRule: 0.8 } as const;
@@ -133,8 +134,11 @@ export function readWindow(
   const standing = (p: Proposal) => !restsOnRejected(p.candidate.evidence, rejected);
   const kept = ranked(tags);
   const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE && standing(p)));
+  const distinct = withoutNearDuplicates([...kept, ...rest]);
+  const tagged = distinct.filter((c) => kept.includes(c));
+  const others = distinct.filter((c) => !kept.includes(c));
   return {
-    candidates: collapseByHint([...kept, ...rest.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - kept.length))]),
+    candidates: collapseByHint([...tagged, ...others.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - tagged.length))]),
     retracted: [...rejected],
   };
 }
@@ -144,6 +148,6 @@ export class LocalEngine implements EnrichmentEngine {
 
   async extract(input: EngineInput): Promise<EngineOutput> {
     const { candidates, retracted } = readWindow(input.events, input.context);
-    return { candidates, retracted, usage: NO_USAGE, calls: 0 };
+    return { candidates: adoptingHints(candidates, input.hints), retracted, usage: NO_USAGE, calls: 0 };
   }
 }

@@ -1,0 +1,59 @@
+import type { CandidateItem } from '../candidate';
+import { adoptingHints, samePoint, withoutNearDuplicates } from './near-duplicates';
+
+const candidate = (title: string, type: CandidateItem['type'] = 'BugFix', hint = `bugfix:x:${title.length}`) =>
+  ({
+    type,
+    title,
+    facts: title,
+    rationale: null,
+    impact: null,
+    commitRange: null,
+    files: [],
+    schemaKey: 'root',
+    dedupHint: hint,
+    tags: [],
+    importance: 3,
+    confidence: 0.65,
+    resolved: false,
+    evidence: [{ eventId: title, quote: title }],
+  }) satisfies CandidateItem;
+
+describe('near duplicates', () => {
+  it('takes a shorter wording of the same point for the same point', () => {
+    expect(
+      samePoint(
+        'GC prunes loose objects the worktree index depends on',
+        'Git GC prunes loose objects that the index depends on',
+      ),
+    ).toBe(true);
+    expect(
+      samePoint('GC prunes loose objects the worktree index depends on', 'Use Kysely for every query in the API'),
+    ).toBe(false);
+  });
+
+  it('folds a later saying into the first of the same type, keeping its evidence', () => {
+    const [first, ...rest] = withoutNearDuplicates([
+      candidate('GC prunes loose objects the worktree index depends on'),
+      candidate('git gc prunes the loose objects the worktree index depends on'),
+      candidate('GC prunes loose objects the worktree index depends on', 'Decision'),
+    ]);
+    expect(rest.map((c) => c.type)).toEqual(['Decision']);
+    expect(first!.evidence).toHaveLength(2);
+  });
+
+  it('reuses the hint of an item the project holds that says the same', () => {
+    const [adopted, fresh] = adoptingHints(
+      [candidate('PostHog Close blocks CLI exit with no shutdown timeout'), candidate('Render serves the static site')],
+      [
+        {
+          dedupHint: 'bugfix:posthog:close-exit',
+          type: 'BugFix',
+          title: 'PostHog Close() blocks the CLI exit: no shutdown timeout',
+        },
+      ],
+    );
+    expect(adopted!.dedupHint).toBe('bugfix:posthog:close-exit');
+    expect(fresh!.dedupHint).toBe('bugfix:x:29');
+  });
+});

@@ -1,0 +1,58 @@
+import type { CandidateItem, ExistingHint } from '../candidate';
+import { significantWords } from '../text';
+
+/**
+ * One statement is one item, however it was worded. A session says the same thing in its
+ * working notes, its closing message and its commit; the second saying of a point is a
+ * duplicate a reader has to skip, so it joins the first instead of standing beside it.
+ */
+
+/** How much of the smaller wording the other shares for the two to say one thing. */
+const SAME_POINT = 0.6;
+const MIN_WORDS = 3;
+
+function words(text: string): Set<string> {
+  return new Set(significantWords(text));
+}
+
+/** Overlap of the two word sets over the smaller one: a short title inside a longer one is the same point. */
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size < MIN_WORDS || b.size < MIN_WORDS) return 0;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared += 1;
+  return shared / Math.min(a.size, b.size);
+}
+
+export function samePoint(a: string, b: string): boolean {
+  return overlap(words(a), words(b)) >= SAME_POINT;
+}
+
+/**
+ * Candidates most salient first: a later one saying what an earlier one of the same type said
+ * is folded into it (its evidence kept, up to five spans).
+ */
+export function withoutNearDuplicates(ranked: readonly CandidateItem[]): CandidateItem[] {
+  const kept: Array<{ item: CandidateItem; words: Set<string> }> = [];
+  for (const item of ranked) {
+    const own = words(item.title);
+    const first = kept.find((k) => k.item.type === item.type && overlap(k.words, own) >= SAME_POINT);
+    if (first) first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
+    else kept.push({ item, words: own });
+  }
+  return kept.map((k) => k.item);
+}
+
+/**
+ * A candidate saying what an item the project already holds says (same type, same point) takes
+ * that item's dedup hint, so the write path reinforces or replaces it rather than adding a
+ * second copy from a later window of the session.
+ */
+export function adoptingHints(candidates: readonly CandidateItem[], hints: readonly ExistingHint[]): CandidateItem[] {
+  if (hints.length === 0) return [...candidates];
+  const known = hints.map((h) => ({ hint: h, words: words(h.title) }));
+  return candidates.map((c) => {
+    const own = words(c.title);
+    const match = known.find((k) => k.hint.type === c.type && overlap(k.words, own) >= SAME_POINT);
+    return match && match.hint.dedupHint !== c.dedupHint ? { ...c, dedupHint: match.hint.dedupHint } : c;
+  });
+}
