@@ -6,6 +6,7 @@ import {
   type EngineInput,
   type EngineOutput,
   type EnrichmentEngine,
+  type ExistingHint,
 } from '../candidate';
 import { isJunkTitle } from '../junk-title';
 import { firstSentence, normalizeWhitespace, pathsIn } from '../text';
@@ -113,6 +114,7 @@ export function extractLocally(events: readonly EngineEvent[], context: readonly
 export function readWindow(
   events: readonly EngineEvent[],
   context: readonly EngineEvent[] = [],
+  hints: readonly ExistingHint[] = [],
 ): { candidates: CandidateItem[]; retracted: string[] } {
   const tags: Proposal[] = [];
   for (const event of events) {
@@ -134,11 +136,12 @@ export function readWindow(
   const standing = (p: Proposal) => !restsOnRejected(p.candidate.evidence, rejected);
   const kept = ranked(tags);
   const rest = ranked(proposals.filter((p) => p.salience >= MIN_SALIENCE && standing(p)));
-  const distinct = withoutNearDuplicates([...kept, ...rest]);
-  const tagged = distinct.filter((c) => kept.includes(c));
-  const others = distinct.filter((c) => !kept.includes(c));
+  // Tags are what the session chose to record, each as written: only the engine's own readings
+  // are folded when they say what another reading or a held item already says.
+  const said = new Set(kept.map((c) => c.title.toLowerCase()));
+  const others = adoptingHints(withoutNearDuplicates(rest.filter((c) => !said.has(c.title.toLowerCase()))), hints);
   return {
-    candidates: collapseByHint([...tagged, ...others.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - tagged.length))]),
+    candidates: collapseByHint([...kept, ...others.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - kept.length))]),
     retracted: [...rejected],
   };
 }
@@ -147,7 +150,7 @@ export class LocalEngine implements EnrichmentEngine {
   readonly name = 'local' as const;
 
   async extract(input: EngineInput): Promise<EngineOutput> {
-    const { candidates, retracted } = readWindow(input.events, input.context);
-    return { candidates: adoptingHints(candidates, input.hints), retracted, usage: NO_USAGE, calls: 0 };
+    const { candidates, retracted } = readWindow(input.events, input.context, input.hints);
+    return { candidates, retracted, usage: NO_USAGE, calls: 0 };
   }
 }

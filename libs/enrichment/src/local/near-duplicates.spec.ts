@@ -1,5 +1,7 @@
 import type { CandidateItem } from '../candidate';
+import { readWindow } from './local-engine';
 import { adoptingHints, samePoint, withoutNearDuplicates } from './near-duplicates';
+import { SessionFixture } from './session-fixture';
 
 const candidate = (title: string, type: CandidateItem['type'] = 'BugFix', hint = `bugfix:x:${title.length}`) =>
   ({
@@ -55,5 +57,39 @@ describe('near duplicates', () => {
     );
     expect(adopted!.dedupHint).toBe('bugfix:posthog:close-exit');
     expect(fresh!.dedupHint).toBe('bugfix:x:29');
+  });
+
+  it('takes a stored item for said again only when nearly every word is the same', () => {
+    const [next] = adoptingHints(
+      [candidate('Release script publishes packages with npm and an OTP prompt')],
+      [
+        {
+          dedupHint: 'bugfix:release:bun',
+          type: 'BugFix',
+          title: 'Release script publishes packages with bun publish',
+        },
+      ],
+    );
+    expect(next!.dedupHint).not.toBe('bugfix:release:bun');
+  });
+});
+
+describe('tags the session wrote', () => {
+  it('are each kept as written, however alike', () => {
+    const events = new SessionFixture()
+      .say('Done. [MEMORY: implementation: Benchmark item mark1 recorded for lag measurement]')
+      .say('Done. [MEMORY: implementation: Benchmark item mark2 recorded for lag measurement]')
+      .events();
+    const hints = [
+      {
+        dedupHint: 'implementation:x:y',
+        type: 'ImplementationFact',
+        title: 'Benchmark item mark0 recorded for lag measurement',
+      },
+    ];
+    expect(readWindow(events, [], hints).candidates.map((c) => c.title)).toEqual([
+      'Benchmark item mark1 recorded for lag measurement',
+      'Benchmark item mark2 recorded for lag measurement',
+    ]);
   });
 });

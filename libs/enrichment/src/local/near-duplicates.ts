@@ -9,6 +9,11 @@ import { significantWords } from '../text';
 
 /** How much of the smaller wording the other shares for the two to say one thing. */
 const SAME_POINT = 0.6;
+/**
+ * Across windows the bar is higher: an item already stored is only taken to be said again when
+ * nearly every word is the same, so "bump to 1.2.4" never folds into the "bump to 1.2.3" it follows.
+ */
+const SAME_STORED_POINT = 0.8;
 const MIN_WORDS = 3;
 
 function words(text: string): Set<string> {
@@ -52,7 +57,7 @@ export function adoptingHints(candidates: readonly CandidateItem[], hints: reado
   const known = hints.map((h) => ({ hint: h, words: words(h.title) }));
   return candidates.map((c) => {
     const own = words(c.title);
-    const match = known.find((k) => k.hint.type === c.type && overlap(k.words, own) >= SAME_POINT);
+    const match = known.find((k) => k.hint.type === c.type && overlap(k.words, own) >= SAME_STORED_POINT);
     return match && match.hint.dedupHint !== c.dedupHint ? { ...c, dedupHint: match.hint.dedupHint } : c;
   });
 }
