@@ -1,8 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { ItemView, RawEventInput } from '@memex/domain';
-import { transcriptToEvents } from '@memex/transcript';
+import {
+  BENCH_ADMIN,
+  REALDATA,
+  TRANSCRIPT_DIRS,
+  api,
+  liveItems,
+  loadSession,
+  transcriptPath,
+  type StoredItem,
+} from '../support/real-sessions';
 import { startAllInOne, type BenchServer } from '../support/server-process';
 import { brainLines, itemText, loadLabels, looksLikeJunk, states, type SessionLabels } from './judge';
 import { judgementKey, loadJudgements, type Judgement, type Verdict } from './judgements';
@@ -19,20 +27,15 @@ import { judgementKey, loadJudgements, type Judgement, type Verdict } from './ju
 
 const ROOT = join(__dirname, '..', '..', '..');
 const LABELS = join(ROOT, 'bench', 'quality', 'labels');
-const REALDATA = process.env.MEMEX_REALDATA_DIR ?? join(ROOT, '..', 'shared', 'realdata');
-const TRANSCRIPT_DIRS = ['transcripts', 'transcripts-more'].map((d) => join(REALDATA, d));
 const JUDGEMENTS = join(ROOT, 'bench', 'quality', 'judgements.json');
 const RUNS = Number(process.env.BENCH_QUALITY_RUNS ?? 3);
 /** Where to write the items no judgement covers yet, for the judges (optional). */
 const UNJUDGED = process.env.BENCH_QUALITY_UNJUDGED;
-const ADMIN = 'bench-quality-admin-token';
-const BATCH_BYTES = 4 * 1024 * 1024;
-const BATCH_EVENTS = 200;
 const BUDGETS = [2000, 6000] as const;
 /** Where to write each session's items and brains for reading (optional). */
 const DUMP = process.env.BENCH_QUALITY_DUMP;
 
-type Item = Pick<ItemView, 'itemId' | 'type' | 'status' | 'title' | 'facts' | 'rationale' | 'files' | 'evidenceSpans'>;
+type Item = StoredItem;
 
 interface Result {
   name: string;
@@ -52,50 +55,6 @@ interface Result {
   missed: string[];
 }
 
-async function api<T>(server: BenchServer, path: string, key: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
-  });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
-  return (res.headers.get('content-type')?.includes('json') ? res.json() : res.text()) as Promise<T>;
-}
-
-function batches(events: RawEventInput[]): RawEventInput[][] {
-  const out: RawEventInput[][] = [[]];
-  let bytes = 0;
-  for (const event of events) {
-    const size = Buffer.byteLength(JSON.stringify(event));
-    const last = out[out.length - 1]!;
-    if (last.length > 0 && (last.length >= BATCH_EVENTS || bytes + size > BATCH_BYTES)) {
-      out.push([]);
-      bytes = 0;
-    }
-    out[out.length - 1]!.push(event);
-    bytes += size;
-  }
-  return out;
-}
-
-async function enriched(databaseUrl: string, projectId: string, timeoutMs = 120_000): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await db.query<{ behind: number }>(
-        'select count(*)::int as behind from sessions where project_id = $1 and enrichment_cursor < last_event_seq',
-        [projectId],
-      );
-      if (rows[0]!.behind === 0) return;
-      if (Date.now() > deadline) throw new Error('enrichment did not catch up in time');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } finally {
-    await db.end();
-  }
-}
-
 /** The engines that wrote the items, as item history names them (`enrichment:local`). */
 async function enginesThatRan(databaseUrl: string): Promise<string> {
   const db = new Client({ connectionString: databaseUrl });
@@ -110,24 +69,6 @@ async function enginesThatRan(databaseUrl: string): Promise<string> {
   }
 }
 
-async function allItems(server: BenchServer, key: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await api<{ items: Item[]; nextCursor: string | null }>(
-      server,
-      `/api/v2/memory-items?limit=200${cursor ? `&cursor=${cursor}` : ''}`,
-      key,
-    );
-    items.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  // Superseded and archived items are out of the memory a session loads.
-  return items.filter((i) => i.status !== 'superseded' && i.status !== 'archived');
-}
-
-const transcriptPath = (file: string) => TRANSCRIPT_DIRS.map((d) => join(d, file)).find((p) => existsSync(p));
-
 async function measure(
   server: BenchServer,
   labels: SessionLabels,
@@ -135,19 +76,9 @@ async function measure(
   run: number,
 ): Promise<Result> {
   const name = labels.transcript.replace(/\.jsonl$/, '');
-  const events = transcriptToEvents(readFileSync(transcriptPath(labels.transcript)!, 'utf8'));
-  const { projectId, apiKey } = await api<{ projectId: string; apiKey: string }>(server, '/api/v2/projects', ADMIN, {
-    method: 'POST',
-    body: JSON.stringify({ name: `${name.slice(0, 190)} #${run}` }),
-  });
-  const sessionId = name.slice(0, 100).replace(/[^A-Za-z0-9._-]/g, '-');
-  for (const batch of batches(events)) {
-    await api(server, '/api/v2/events', apiKey, { method: 'POST', body: JSON.stringify({ sessionId, events: batch }) });
-  }
-  await api(server, `/api/v2/sessions/${sessionId}/complete`, apiKey, { method: 'POST', body: '{}' });
-  await enriched(server.databaseUrl, projectId);
+  const { apiKey, events } = await loadSession(server, labels.transcript, `${name.slice(0, 190)} #${run}`);
 
-  const items = await allItems(server, apiKey);
+  const items = await liveItems(server, apiKey);
   const contents = new Map(events.map((e) => [e.eventId, e.content.replace(/\s+/g, ' ')]));
   const verified = (i: Item) =>
     i.evidenceSpans.some((s) => contents.get(s.eventId)?.includes(s.quote.replace(/\s+/g, ' ').trim()) ?? false);
@@ -290,7 +221,7 @@ async function main(): Promise<void> {
   if (DUMP) mkdirSync(DUMP, { recursive: true });
   const labels = loadLabels(LABELS).filter((l) => transcriptPath(l.transcript) !== undefined);
   const judgements = loadJudgements(JUDGEMENTS);
-  const server = await startAllInOne('quality', { MEMEX_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' });
+  const server = await startAllInOne('quality', { MEMEX_ADMIN_TOKEN: BENCH_ADMIN, LOG_LEVEL: 'warn' });
   try {
     const runs: Result[][] = [];
     for (let run = 1; run <= Math.max(1, RUNS); run += 1) {

@@ -1,0 +1,288 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createDatabase } from '@memex/db';
+import { itemText, loadLabels, states, type LabelledFact, type SessionLabels } from '../quality/judge';
+import { seedSearchCorpus } from '../search/corpus';
+import {
+  BENCH_ADMIN,
+  REALDATA,
+  TRANSCRIPT_DIRS,
+  api,
+  liveItems,
+  loadSession,
+  transcriptPath,
+  type StoredItem,
+} from '../support/real-sessions';
+import { startAllInOne, type BenchServer } from '../support/server-process';
+import { fmt } from '../support/stats';
+
+/**
+ * Whether a question in a developer's own words finds what the memory holds. Each labelled
+ * session of bench:quality goes into a project of its own (as one project per repository
+ * would); then every question written for its labelled facts (bench/retrieval/questions, one
+ * per fact, in plain words) is asked of search (top 5) and of a context pack (1,500 tokens,
+ * items only: the session's own recent events would hold every answer). A fact stored in no
+ * item cannot be found, so the share of facts some item states is printed beside, and the
+ * ratio of each recall to it. Nonsense and off-topic queries (bench/retrieval/nonsense.json)
+ * must find nothing. Then each project is mixed with BENCH_RETRIEVAL_MIX (10,000) items of
+ * bench:search's corpus and the questions are asked again: in a small project a pack shows
+ * nearly everything, so ranking is only tested in a large one.
+ */
+
+const ROOT = join(__dirname, '..', '..', '..');
+const LABELS = join(ROOT, 'bench', 'quality', 'labels');
+const QUESTIONS = join(ROOT, 'bench', 'retrieval', 'questions');
+const NONSENSE = join(ROOT, 'bench', 'retrieval', 'nonsense.json');
+const MIX = Number(process.env.BENCH_RETRIEVAL_MIX ?? 10_000);
+const SEARCH_TOP = 5;
+const PACK_TOKENS = 1500;
+/** Lines of a pack that come from memory (recent events are left out of the request). */
+const MEMORY_COMPONENTS = new Set(['semantic', 'entity', 'relation', 'pattern']);
+
+interface Question {
+  fact: string;
+  question: string;
+}
+
+interface SessionSet {
+  labels: SessionLabels;
+  questions: Question[];
+}
+
+interface Asked {
+  session: string;
+  cohort: string;
+  fact: LabelledFact;
+  question: string;
+  stored: boolean;
+  search: boolean;
+  pack: boolean;
+}
+
+interface Project {
+  set: SessionSet;
+  projectId: string;
+  apiKey: string;
+  items: StoredItem[];
+}
+
+function loadSets(): SessionSet[] {
+  const byTranscript = new Map<string, Question[]>();
+  for (const file of readdirSync(QUESTIONS).filter((f) => f.endsWith('.json'))) {
+    const q = JSON.parse(readFileSync(join(QUESTIONS, file), 'utf8')) as { transcript: string; questions: Question[] };
+    byTranscript.set(q.transcript, q.questions);
+  }
+  return loadLabels(LABELS).flatMap((labels) => {
+    const questions = byTranscript.get(labels.transcript);
+    return questions && transcriptPath(labels.transcript) ? [{ labels, questions }] : [];
+  });
+}
+
+interface Result {
+  itemId: string;
+  scores: { fullText: number | null; vector: number | null };
+}
+
+/** Each source's score of the results that answered a question, and of those a nonsense query got. */
+const seen = {
+  answers: [] as Result['scores'][],
+  nonsense: [] as Result['scores'][],
+  questions: [] as Array<Array<Result['scores'] & { answers: boolean }>>,
+  byQuery: [] as Array<{ q: string; scores: Result['scores'][] }>,
+};
+
+async function searchResults(server: BenchServer, key: string, q: string, limit: number): Promise<Result[]> {
+  const body = await api<{ results: Result[] }>(
+    server,
+    `/api/v2/search?q=${encodeURIComponent(q)}&limit=${limit}`,
+    key,
+  );
+  return body.results;
+}
+
+async function packLines(server: BenchServer, key: string, query: string): Promise<string[]> {
+  const pack = await api<{ components: Array<{ type: string; content: string }> }>(
+    server,
+    '/api/v2/context-pack',
+    key,
+    {
+      method: 'POST',
+      body: JSON.stringify({ query, maxTokens: PACK_TOKENS, filters: { includeRecent: false } }),
+    },
+  );
+  return pack.components.filter((c) => MEMORY_COMPONENTS.has(c.type)).map((c) => c.content);
+}
+
+/** Every question of a project, asked of search and of a pack. */
+async function ask(server: BenchServer, project: Project): Promise<Asked[]> {
+  const { labels, questions } = project.set;
+  const byId = new Map(project.items.map((i) => [i.itemId, itemText(i)]));
+  const out: Asked[] = [];
+  for (const q of questions) {
+    const fact = labels.facts.find((f) => f.id === q.fact);
+    if (!fact) throw new Error(`${labels.transcript}: question for unknown fact ${q.fact}`);
+    const results = await searchResults(server, project.apiKey, q.question, SEARCH_TOP);
+    const found = results.map((r) => r.itemId);
+    for (const r of results) if (states(fact, byId.get(r.itemId) ?? '')) seen.answers.push(r.scores);
+    seen.questions.push(results.map((r) => ({ ...r.scores, answers: states(fact, byId.get(r.itemId) ?? '') })));
+    const lines = await packLines(server, project.apiKey, q.question);
+    out.push({
+      session: labels.transcript.replace(/\.jsonl$/, ''),
+      cohort: labels.cohort ?? 'before issue 25',
+      fact,
+      question: q.question,
+      stored: project.items.some((i) => states(fact, itemText(i))),
+      search: found.some((id) => states(fact, byId.get(id) ?? '')),
+      pack: lines.some((l) => states(fact, l)),
+    });
+  }
+  return out;
+}
+
+/** Waits until the embedding sync has caught up with every project's items. */
+async function embedded(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 600_000;
+    for (;;) {
+      const { rows } = await client.query<{ lag: boolean }>(
+        'select bool_or(memory_revision <> embedded_revision) as lag from projects',
+      );
+      if (!rows[0]?.lag) return;
+      if (Date.now() > deadline) throw new Error('embedding did not catch up in time');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
+
+function report(title: string, asked: readonly Asked[]): void {
+  console.log(`\n${title}`);
+  console.log(
+    'cohort'.padEnd(34) +
+      'questions  stored  search@5  pack@1500  search/stored  pack/stored  (search, pack of stored)',
+  );
+  const cohorts = [...new Set(asked.map((a) => a.cohort))].sort();
+  for (const [name, some] of [
+    ...cohorts.map((c) => [c, asked.filter((a) => a.cohort === c)] as const),
+    ['ALL', asked] as const,
+  ]) {
+    const n = some.length;
+    const stored = some.filter((a) => a.stored).length;
+    const s = some.filter((a) => a.search).length;
+    const p = some.filter((a) => a.pack).length;
+    const sOfStored = some.filter((a) => a.stored && a.search).length;
+    const pOfStored = some.filter((a) => a.stored && a.pack).length;
+    console.log(
+      name.slice(0, 32).padEnd(34) +
+        String(n).padStart(9) +
+        ratio(stored, n).padStart(8) +
+        ratio(s, n).padStart(10) +
+        ratio(p, n).padStart(11) +
+        ratio(s, stored).padStart(15) +
+        ratio(p, stored).padStart(13) +
+        `  (${ratio(sOfStored, stored)}, ${ratio(pOfStored, stored)})`,
+    );
+  }
+}
+
+function misses(asked: readonly Asked[]): void {
+  console.log('\nStored facts a question did not find (search / pack):');
+  for (const a of asked) {
+    if (!a.stored || (a.search && a.pack)) continue;
+    const where = [a.search ? '' : 'search', a.pack ? '' : 'pack'].filter(Boolean).join('+');
+    console.log(`  [${a.session.slice(0, 24)}] ${a.fact.id} (${where}): ${a.question}`);
+  }
+}
+
+async function nonsense(server: BenchServer, projects: readonly Project[]): Promise<void> {
+  const { queries } = JSON.parse(readFileSync(NONSENSE, 'utf8')) as { queries: string[] };
+  let results = 0;
+  let packed = 0;
+  const offenders = new Set<string>();
+  for (const project of projects) {
+    for (const q of queries) {
+      const found = await searchResults(server, project.apiKey, q, 10);
+      seen.nonsense.push(...found.map((r) => r.scores));
+      seen.byQuery.push({ q, scores: found.map((r) => r.scores) });
+      const lines = await packLines(server, project.apiKey, q);
+      results += found.length;
+      packed += lines.length;
+      if (found.length > 0 || lines.length > 0) offenders.add(q);
+    }
+  }
+  const quantiles = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const at = (p: number) => (sorted.length ? fmt(sorted[Math.floor(p * (sorted.length - 1))]!, 3) : '—');
+    return `p10 ${at(0.1)}, p50 ${at(0.5)}, p90 ${at(0.9)}, max ${at(1)} (${sorted.length})`;
+  };
+  for (const source of ['fullText', 'vector'] as const) {
+    const of = (list: Result['scores'][]) => list.flatMap((s) => (s[source] === null ? [] : [s[source]!]));
+    console.log(
+      `  ${source} scores: results answering a question ${quantiles(of(seen.answers))}; nonsense results ${quantiles(of(seen.nonsense))}`,
+    );
+  }
+  console.log(
+    `\nNonsense and off-topic queries: ${queries.length} × ${projects.length} projects; ` +
+      `${fmt(results)} search results and ${fmt(packed)} pack lines in all (goal: 0)` +
+      (offenders.size ? `; found something: ${[...offenders].map((q) => `"${q}"`).join(', ')}` : ''),
+  );
+}
+
+async function main(): Promise<void> {
+  if (!TRANSCRIPT_DIRS.some((d) => existsSync(d))) {
+    console.log(`bench:retrieval SKIPPED: no transcripts under ${REALDATA}`);
+    console.log("  (clone this repository beside the project's shared/ folder, or set MEMEX_REALDATA_DIR)");
+    return;
+  }
+  const sets = loadSets();
+  const server = await startAllInOne('retrieval', {
+    MEMEX_ADMIN_TOKEN: BENCH_ADMIN,
+    LOG_LEVEL: 'warn',
+    HYGIENE_INTERVAL_MS: '0',
+    EMBEDDING_POLL_MS: '500',
+  });
+  try {
+    const projects: Project[] = [];
+    for (const set of sets) {
+      const name = set.labels.transcript.replace(/\.jsonl$/, '');
+      const { projectId, apiKey } = await loadSession(server, set.labels.transcript, name);
+      projects.push({ set, projectId, apiKey, items: await liveItems(server, apiKey) });
+    }
+    await embedded(server.databaseUrl);
+    console.log(`bench:retrieval — local engine, local embedder; ${projects.length} real sessions, a project each`);
+    const alone = (await Promise.all(projects.map((p) => ask(server, p)))).flat();
+    report('Each session alone in its project:', alone);
+    misses(alone);
+    await nonsense(server, projects);
+    if (process.env.BENCH_RETRIEVAL_SCORES) writeFileSync(process.env.BENCH_RETRIEVAL_SCORES, JSON.stringify(seen));
+
+    if (MIX > 0) {
+      const db = createDatabase({ url: server.databaseUrl, poolSize: 2 });
+      try {
+        for (const p of projects) await seedSearchCorpus(db, p.projectId, MIX);
+      } finally {
+        await db.destroy();
+      }
+      const started = performance.now();
+      await embedded(server.databaseUrl);
+      console.log(
+        `\nEach project mixed with ${fmt(MIX)} items of bench:search's corpus (embedded in ${fmt((performance.now() - started) / 1000, 1)} s):`,
+      );
+      const mixed = (await Promise.all(projects.map((p) => ask(server, p)))).flat();
+      report(`Mixed, ${fmt(MIX)} other items a project:`, mixed);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
