@@ -106,6 +106,24 @@ describe('POST /api/v2/context-pack with entities, relations and patterns', () =
     expect(res.body.metadata.relationsConsidered).toBe(0);
   });
 
+  it("takes the spec's own names: budgetAllocation.entities, relations, patterns and salientWeight", async () => {
+    const res = await pack({
+      query: ERROR_QUERY,
+      strategy: {
+        budgetAllocation: { entities: 20, relations: 0, patterns: 30 },
+        salientWeight: 3,
+        relevanceWeight: 1,
+      },
+    });
+    expect(res.status).toBe(200);
+    // Shares are normalised to 100 with the intent's defaults for the rest: 20 and 30 keep their ratio.
+    const { entity, relation, pattern } = res.body.strategy.budgetAllocation;
+    expect({ relation, ratio: entity! / pattern! }).toEqual({ relation: 0, ratio: expect.closeTo(20 / 30, 5) });
+    expect(res.body.strategy).toMatchObject({ salienceWeight: expect.any(Number) });
+    const both = await pack({ query: ERROR_QUERY, strategy: { budgetAllocation: { entity: 10, entities: 20 } } });
+    expect(both.status).toBe(400);
+  });
+
   it('applies the filters: entity kinds, event types, excluded ids and since', async () => {
     const first = (await pack({ query: ERROR_QUERY })).body;
     const signature = first.components.find((c) => c.type === 'pattern')!.source;

@@ -69,10 +69,15 @@ export interface DeletedItemView {
 /** One hit of `GET /api/v2/search`. */
 export interface SearchResultView {
   itemId: string;
-  /** The fused score (reciprocal rank fusion), rounded to 6 decimals. */
+  /** The fused score (reciprocal rank fusion), 0–1 (1: both sources rank it first), rounded to 6 decimals. */
   score: number;
   /** Each source's rank, null where that source did not find the item. */
   ranks: { fullText: number | null; vector: number | null };
+  /**
+   * Each source's own score, null where it did not find the item: full text's share of the
+   * query's weight the item matches (0–1), the vector's cosine similarity.
+   */
+  scores: { fullText: number | null; vector: number | null };
   snippet: string;
   item: {
     itemId: string;

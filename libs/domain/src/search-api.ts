@@ -38,22 +38,70 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 const percent = z.number().min(0).max(100);
 const weight = z.number().min(0).max(100);
 
-/** ContextRequest.strategy of spec/context-assembly.md: any part left out takes the intent's default. */
-export const contextStrategySchema = z.strictObject({
-  budgetAllocation: z
-    .strictObject({
-      recent: percent.optional(),
-      semantic: percent.optional(),
-      entity: percent.optional(),
-      relation: percent.optional(),
-      pattern: percent.optional(),
-    })
-    .optional(),
-  recencyWeight: weight.optional(),
-  relevanceWeight: weight.optional(),
-  salienceWeight: weight.optional(),
-  depthLimit: z.number().int().min(0).max(4).optional(),
-});
+/** Names spec/context-assembly.md uses beside this API's own: `entities` for `entity`, and so on. */
+const SPEC_NAMES = { entities: 'entity', relations: 'relation', patterns: 'pattern' } as const;
+
+/**
+ * ContextRequest.strategy of spec/context-assembly.md: any part left out takes the intent's
+ * default. The spec's own names are taken too (`budgetAllocation.entities`, `relations`,
+ * `patterns`, `salientWeight`); one part named both ways is a 400.
+ */
+export const contextStrategySchema = z
+  .strictObject({
+    budgetAllocation: z
+      .strictObject({
+        recent: percent.optional(),
+        semantic: percent.optional(),
+        entity: percent.optional(),
+        relation: percent.optional(),
+        pattern: percent.optional(),
+        entities: percent.optional(),
+        relations: percent.optional(),
+        patterns: percent.optional(),
+      })
+      .optional(),
+    recencyWeight: weight.optional(),
+    relevanceWeight: weight.optional(),
+    salienceWeight: weight.optional(),
+    salientWeight: weight.optional(),
+    depthLimit: z.number().int().min(0).max(4).optional(),
+  })
+  .superRefine((s, ctx) => {
+    for (const [spec, own] of Object.entries(SPEC_NAMES)) {
+      const a = s.budgetAllocation?.[spec as keyof typeof SPEC_NAMES];
+      if (a !== undefined && s.budgetAllocation?.[own] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['budgetAllocation', spec], message: `give ${spec} or ${own}, not both` });
+      }
+    }
+    if (s.salientWeight !== undefined && s.salienceWeight !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['salientWeight'],
+        message: 'give salientWeight or salienceWeight, not both',
+      });
+    }
+  })
+  .transform(({ budgetAllocation, salientWeight, salienceWeight, ...rest }) => {
+    const out: {
+      budgetAllocation?: { recent?: number; semantic?: number; entity?: number; relation?: number; pattern?: number };
+      recencyWeight?: number;
+      relevanceWeight?: number;
+      salienceWeight?: number;
+      depthLimit?: number;
+    } = { ...rest };
+    if (budgetAllocation) {
+      const { entities, relations, patterns, ...own } = budgetAllocation;
+      out.budgetAllocation = {
+        ...own,
+        ...(entities !== undefined ? { entity: entities } : {}),
+        ...(relations !== undefined ? { relation: relations } : {}),
+        ...(patterns !== undefined ? { pattern: patterns } : {}),
+      };
+    }
+    const salience = salienceWeight ?? salientWeight;
+    if (salience !== undefined) out.salienceWeight = salience;
+    return out;
+  });
 
 export const contextPackBodySchema = z.strictObject({
   query: storable(z.string().trim().min(1).max(2000)),

@@ -8,3 +8,4 @@ export * from './salience';
 export * from './task-frames';
 export * from './types';
 export * from './window';
+export * from './human-text';

@@ -8,6 +8,9 @@ describe('taskStack', () => {
     const stack = taskStack(events);
     const root = stack.frames[0]!;
     expect(root.id).toBe('root');
+    // The session opens with a shell escape (`<bash-input>uv run ty check</bash-input>`): the
+    // goal is what the person then asked.
+    expect(root.goal).not.toMatch(/^</);
     expect(root.goal.length).toBeGreaterThan(0);
     const todos = stack.frames.filter((f) => f.id.startsWith('todo:'));
     expect(todos.map((t) => t.goal)).toContain('Fix possibly-unbound-attribute warning for cached_data.version');

@@ -1,3 +1,4 @@
+import { humanText } from './human-text';
 import { inputOf, toolOf } from './event-tools';
 import type { SourceEvent } from './types';
 
@@ -47,15 +48,17 @@ const cut = (text: string, max: number) => {
 };
 
 /**
- * A session's task stack: its first prompt is the root goal; the latest TodoWrite list and
+ * A session's task stack: the first prompt the person wrote is the root goal; the latest TodoWrite list and
  * TaskCreate/TaskUpdate tasks are its subtasks; a Task or Agent call is a subtask of the todo
  * in progress when it was made, complete once its result came back.
  */
 export function taskStack(events: readonly SourceEvent[]): TaskStack {
-  const firstPrompt = events.find((e) => e.type === 'prompt');
+  // The first thing the person asked: harness text (a `/clear`, a shell escape, a skill body)
+  // is nobody's goal.
+  const firstPrompt = events.find((e) => e.type === 'prompt' && humanText(e.content).length > 0);
   const root: TaskFrame = {
     id: 'root',
-    goal: firstPrompt ? cut(firstPrompt.content, GOAL_CHARS) : 'session',
+    goal: firstPrompt ? cut(humanText(firstPrompt.content), GOAL_CHARS) : 'session',
     children: [],
     status: 'active',
     depth: 0,
@@ -89,8 +92,8 @@ export function taskStack(events: readonly SourceEvent[]): TaskStack {
           eventId: event.eventId,
           parent: 'root',
         };
+        // A todo finished says nothing past its goal: no result is made up for it ("done: X").
         frame.status = STATUS[mark!]!;
-        if (frame.status === 'complete' && !frame.result) frame.result = `done: ${goal}`;
         keep.set(goal, frame);
       }
       todos.clear();
@@ -112,10 +115,7 @@ export function taskStack(events: readonly SourceEvent[]): TaskStack {
       const input = inputOf(event);
       const frame = [...tasks.values()].find((t) => t.id === `task#${String(input.taskId)}`);
       const status = typeof input.status === 'string' ? UPDATE_STATUS[input.status] : undefined;
-      if (frame && status) {
-        frame.status = status;
-        if (status === 'complete' && !frame.result) frame.result = `done: ${frame.goal}`;
-      }
+      if (frame && status) frame.status = status;
     } else if (event.type === 'tool_call' && tool && SUBAGENT_TOOLS.has(tool)) {
       const input = inputOf(event);
       const description =

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SearchRepository, type SearchFilter, type SearchHit } from '@memex/db';
+import { SearchRepository, type FullTextQuery, type SearchFilter, type SearchHit } from '@memex/db';
 import {
   DomainError,
   ITEM_STATUSES,
@@ -7,23 +7,26 @@ import {
   queryWords,
   type ContextPackBody,
   type ItemStatus,
+  type ItemType,
   type SearchMode,
   type SearchQuery,
   type SearchResponseView,
 } from '@memex/domain';
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
 import {
-  anyOfWords,
   assembleContext,
+  contentStems,
   querySignals,
   reciprocalRankFusion,
   resolveStrategy,
+  soughtTypes,
+  sharesContentWord,
   splitWebQuery,
   type PackCandidate,
   type PackStack,
 } from '@memex/search';
 import { RedactionService } from '@memex/server';
-import type { TaskStack } from '@memex/entities';
+import { humanText, type TaskStack } from '@memex/entities';
 import { PackSources, type EntitySources } from './pack-sources';
 
 /** How deep each source ranks before fusion. */
@@ -32,6 +35,11 @@ const RRF_K = 60;
 /** Items a context pack chooses from. */
 const PACK_CANDIDATES = 30;
 const RECENT_EVENTS = 20;
+/** The best hits whose sessions' other items a pack considers, and how many such items at most. */
+const NEIGHBOUR_SOURCES = 3;
+const AROUND_ITEMS = 12;
+/** What an item found around a hit (same session, or a sought type) scores, as a share of the best hit. */
+const AROUND_WEIGHT = 0.4;
 /** Items the query's named entities point at, beside those search found. */
 const LINKED_ITEMS = 20;
 /**
@@ -41,10 +49,14 @@ const LINKED_ITEMS = 20;
  */
 const LINK_WEIGHT = 1.5;
 /**
- * Below this cosine a vector hit is noise (hashed features collide a little), and would still
- * earn a rank in the fusion: it is dropped.
+ * What counts as a match at all, so a query about nothing the memory holds finds nothing
+ * rather than the least bad items. A full-text hit must match this share of the query's
+ * weight (its terms by rarity; see SearchRepository.fullText), a vector hit this cosine and,
+ * found by its vector alone, share a content word with the query (`sharesContentWord`).
+ * Chosen on the scores bench:retrieval prints for the results answering its questions and
+ * for those its nonsense queries got (README, Search).
  */
-const MIN_VECTOR_SCORE = 0.05;
+export const MATCH_FLOOR = { fullText: 0.05, vector: 0.15 } as const;
 
 /** What search shows by default: superseded and archived items only when asked for. */
 const LIVE: readonly ItemStatus[] = ['active', 'stale', 'review'];
@@ -63,8 +75,11 @@ function statusesFor(status: ItemStatus | undefined, includeArchived: boolean): 
 
 export interface RankedHit {
   hit: SearchHit;
+  /** The fused score, 0–1: 1 when both sources rank the item first. */
   score: number;
   ranks: { fullText: number | null; vector: number | null };
+  /** Each source's own score: full text's coverage of the query, the vector's cosine. */
+  scores: { fullText: number | null; vector: number | null };
 }
 
 /** Hybrid retrieval: full text and vectors ranked apart, fused by reciprocal rank fusion (k = 60). */
@@ -89,10 +104,10 @@ export class SearchService {
     const started = performance.now();
     const q = { ...sent, q: await this.redaction.text(projectId, sent.q) };
     const statuses = statusesFor(q.status, q.includeArchived);
-    const { sought, excluded } = splitWebQuery(q.q);
+    const { sought, words, phrases, excluded } = splitWebQuery(q.q);
     const results = await this.ranked(
       projectId,
-      { fullText: q.q, vector: sought },
+      { fullText: { words, phrases }, text: sought, vector: sought },
       q.mode,
       { statuses, types: q.type ? [q.type] : undefined, excluded },
       q.limit,
@@ -100,10 +115,11 @@ export class SearchService {
     return {
       query: q.q,
       mode: q.mode,
-      results: results.map(({ hit, score, ranks }) => ({
+      results: results.map(({ hit, score, ranks, scores }) => ({
         itemId: hit.itemId,
-        score: Math.round(score * 1e6) / 1e6,
+        score: round(score),
         ranks,
+        scores: { fullText: scores.fullText && round(scores.fullText), vector: scores.vector && round(scores.vector) },
         snippet: hit.snippet,
         item: {
           itemId: hit.itemId,
@@ -156,7 +172,7 @@ export class SearchService {
       words.length > 0
         ? this.ranked(
             projectId,
-            { fullText: anyOfWords(words), vector: words.join(' ') },
+            { fullText: { words: words.join(' '), phrases: [] }, text: words.join(' '), vector: words.join(' ') },
             'hybrid',
             { statuses, types: filters.types },
             PACK_CANDIDATES,
@@ -177,7 +193,11 @@ export class SearchService {
         now,
       ),
     ]);
-    const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types);
+    // A query that matches nothing and names nothing is about something the memory does not
+    // hold: the project's salient entities are no answer to it.
+    const sought = soughtTypes(body.query);
+    if (ranked.length === 0 && found.named.length === 0) found.entities = [];
+    const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types, sought);
     const pack = assembleContext({
       query: body.query,
       maxTokens: body.maxTokens,
@@ -188,7 +208,9 @@ export class SearchService {
       candidates: candidates.filter(
         (c) => !exclude.has(c.itemId) && (since === undefined || (c.updatedAt ?? now) >= since),
       ),
-      recent: recent.filter((e) => !exclude.has(e.eventId)).map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() })),
+      recent: recent
+        .filter((e) => !exclude.has(e.eventId) && saysSomething(e))
+        .map((e) => ({ ...e, occurredAt: e.occurredAt.getTime() })),
       entities: found.entities,
       relations: found.relations,
       patterns: found.patterns,
@@ -227,8 +249,9 @@ export class SearchService {
     found: EntitySources,
     statuses: readonly ItemStatus[],
     types: SearchFilter['types'],
+    sought: ItemType[],
   ): Promise<PackCandidate[]> {
-    const top = ranked[0]?.score ?? 1 / (RRF_K + 1);
+    const top = ranked[0]?.score ?? 0.5;
     const linked = await this.sources.linkedItems(projectId, found.linked, statuses, LINKED_ITEMS);
     const worth = (ids: number[]) => ids.reduce((sum, id) => sum + (found.linked.get(id) ?? 0), 0);
     const share = new Map(
@@ -248,22 +271,50 @@ export class SearchService {
     });
     const seen = new Set(ranked.map((r) => r.hit.itemId));
     const missing = linked.filter((l) => !seen.has(l.itemId)).map((l) => l.itemId);
-    const hydrated = missing.length > 0 ? await this.search.hydrate(projectId, missing, '', { statuses, types }) : [];
-    return [...ranked, ...hydrated.map((hit) => ({ hit, score: 0 }))].map(toCandidate);
+    for (const id of missing) seen.add(id);
+    // Around what matched: what else the sessions of the best hits concluded, and the kinds of
+    // memory the question asks for by its shape. They rank below every hit (a share of the top).
+    const around = await this.search.around(
+      projectId,
+      { sessionIds: [...new Set(ranked.slice(0, NEIGHBOUR_SOURCES).map((r) => r.hit.sessionId))], types: sought },
+      { statuses, types },
+      AROUND_ITEMS,
+    );
+    const extra = around.filter((id) => !seen.has(id));
+    const hydrated = await this.search.hydrate(projectId, [...missing, ...extra], '', { statuses, types });
+    const linkedIds = new Set(missing);
+    return [
+      ...ranked,
+      ...hydrated.map((hit) => ({ hit, score: linkedIds.has(hit.itemId) ? 0 : top * AROUND_WEIGHT })),
+    ].map(toCandidate);
   }
 
   private async ranked(
     projectId: string,
-    query: { fullText: string; vector: string },
+    query: { fullText: FullTextQuery; text: string; vector: string },
     mode: SearchMode,
     filter: SearchFilter,
     limit: number,
   ): Promise<RankedHit[]> {
     const [fullText, vector] = await Promise.all([
-      mode === 'vector' ? Promise.resolve([]) : this.search.fullText(projectId, query.fullText, filter, DEPTH),
-      mode === 'fulltext' || !query.vector ? Promise.resolve([]) : this.vectorRanks(projectId, query.vector, filter),
+      mode === 'vector' || !query.text.trim()
+        ? Promise.resolve([])
+        : this.search.fullText(projectId, query.fullText, filter, DEPTH),
+      mode === 'fulltext' || !query.vector ? Promise.resolve([]) : this.vectorHits(projectId, query.vector, filter),
     ]);
-    const fused = reciprocalRankFusion({ fullText, vector }, RRF_K);
+    const matched = {
+      fullText: fullText.filter((h) => h.coverage >= MATCH_FLOOR.fullText),
+      vector: vector.filter((h) => h.score >= MATCH_FLOOR.vector),
+    };
+    const scoreOf = {
+      fullText: new Map(matched.fullText.map((h) => [h.id, h.coverage])),
+      vector: new Map(matched.vector.map((h) => [h.itemId, h.score])),
+    };
+    const fused = reciprocalRankFusion(
+      { fullText: matched.fullText.map((h) => h.id), vector: matched.vector.map((h) => h.itemId) },
+      RRF_K,
+    );
+    const sought = contentStems(query.vector);
     // Rows are read a page at a time, and filtered again as they are: the vector store's
     // statuses lag the items by a sync, and it knows nothing of excluded words. A row left
     // out makes room for the next one, so a full page comes back whenever there is one.
@@ -275,17 +326,24 @@ export class SearchService {
       const hits = await this.search.hydrate(
         projectId,
         page.map((f) => f.id),
-        query.fullText,
+        query.text,
         filter,
       );
       const byId = new Map(hits.map((h) => [h.itemId, h]));
       for (const f of page) {
         const hit = byId.get(f.id);
-        if (hit && ranked.length < limit) {
+        // Found by its vector alone, an item must still say one of the query's words.
+        const collision =
+          f.ranks.fullText === undefined &&
+          hit &&
+          !sharesContentWord(sought, `${hit.title} ${hit.facts} ${hit.files.join(' ')}`);
+        if (hit && !collision && ranked.length < limit) {
           ranked.push({
             hit,
-            score: f.score,
+            // Both sources ranking it first give 2 / (k + 1): that is 1.
+            score: (f.score * (RRF_K + 1)) / 2,
             ranks: { fullText: f.ranks.fullText ?? null, vector: f.ranks.vector ?? null },
+            scores: { fullText: scoreOf.fullText.get(f.id) ?? null, vector: scoreOf.vector.get(f.id) ?? null },
           });
         }
       }
@@ -293,18 +351,33 @@ export class SearchService {
     return ranked;
   }
 
-  private async vectorRanks(projectId: string, query: string, filter: SearchFilter): Promise<string[]> {
+  private async vectorHits(
+    projectId: string,
+    query: string,
+    filter: SearchFilter,
+  ): Promise<Array<{ itemId: string; score: number }>> {
     const { statuses, types } = filter;
     try {
       const vector = await this.embedder.embedQuery(query);
-      const hits = await this.store.search(projectId, vector, { limit: DEPTH, statuses, types });
-      return hits.filter((h) => h.score >= MIN_VECTOR_SCORE).map((h) => h.itemId);
+      return await this.store.search(projectId, vector, { limit: DEPTH, statuses, types });
     } catch (error) {
       // An embedding endpoint or vector store that is down leaves full text to answer alone.
       this.logger.warn({ err: (error as Error).message }, 'vector search failed; answering from full text only');
       return [];
     }
   }
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/**
+ * A recent event worth a line of a pack: not harness text (`<local-command-stdout>See ya!`),
+ * and not a bare acknowledgement ("Perfect!", "Done."), which says nothing of the work.
+ */
+function saysSomething(event: { type: string; content: string }): boolean {
+  if (event.type !== 'prompt' && event.type !== 'response') return true;
+  const text = humanText(event.content);
+  return text.length > 0 && /[\p{L}\p{N}]{3,}(?:\W+[\p{L}\p{N}]+){2,}/u.test(text);
 }
 
 /** A session's task stack as the pack shows it: root goal, the path to the current frame, finished siblings. */

@@ -71,7 +71,7 @@ describe('assembleContext', () => {
         stack: {
           root: { id: 'root', goal: 'Ship 1.0' },
           path: [{ id: 'todo:1', goal: 'Fix the build', status: 'active' }],
-          done: [{ id: 'todo:0', goal: 'Bump deps', result: 'done: Bump deps' }],
+          done: [{ id: 'todo:0', goal: 'Bump deps' }],
         },
       }),
     );
@@ -97,7 +97,7 @@ describe('assembleContext', () => {
     expect(pack.components.slice(0, 3).map((c) => c.content)).toEqual([
       '- _goal:_ Ship 1.0',
       '- _doing:_ Fix the build',
-      '- _done:_ Bump deps → done: Bump deps',
+      '- _done:_ Bump deps',
     ]);
     expect(pack.strategy).toEqual(resolveStrategy('fix'));
     expect(pack.truncated).toBe(false);

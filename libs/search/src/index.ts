@@ -7,3 +7,5 @@ export * from './rrf';
 export * from './signals';
 export * from './strategy';
 export * from './web-query';
+export * from './shared-words';
+export * from './stopwords';

@@ -77,3 +77,32 @@ const WEIGHTS: Record<Intent, Record<ItemType, number>> = {
 export function typeWeight(intent: Intent, type: ItemType): number {
   return WEIGHTS[intent][type];
 }
+
+/**
+ * The kinds of memory a question asks for by its shape, whatever words it shares with them:
+ * "how should I format commit messages?" asks for a Convention ("commit headers must be 72
+ * characters or fewer" shares no word with it), "why did we pick X?" for a Decision, "how did
+ * we fix …" for a BugFix, "what's still open?" for a Todo.
+ */
+const SOUGHT: Array<[RegExp, ItemType]> = [
+  [
+    /\bhow (?:should|do|must|can|to) (?:i|we|you)\b|\b(?:conventions?|guidelines?|style ?guide|house rules?|our rules?)\b/i,
+    'Convention',
+  ],
+  [
+    /\bwhy (?:did|do|does|is|are|was|were|not|don'?t|didn'?t) (?:we|it|this|the|they|you)\b|\bwhat (?:was|were) (?:the )?(?:reason|alternatives?|options?)\b/i,
+    'Decision',
+  ],
+  [
+    /\b(?:how|what) (?:did we|was) (?:fix|the fix|the cause|the root cause)|\bfix(?:ed)? (?:it|this|that) (?:last time|before)\b|\bwhat fixed\b/i,
+    'BugFix',
+  ],
+  [
+    /\b(?:still (?:open|left|to do|unfinished|pending)|left to do|what'?s left|unfinished|remaining work|next steps?|todo)\b/i,
+    'Todo',
+  ],
+];
+
+export function soughtTypes(query: string): ItemType[] {
+  return SOUGHT.filter(([pattern]) => pattern.test(query)).map(([, type]) => type);
+}

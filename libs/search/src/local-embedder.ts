@@ -1,3 +1,5 @@
+import { FUNCTION_WORDS } from './stopwords';
+
 /**
  * A lexical embedding computed without a model, so search works offline and the same text
  * always gives the same vector on every machine. It catches shared words, their light stems,
@@ -10,11 +12,12 @@
  * - bigrams (weight 0.5): neighbouring stemmed words;
  * - trigrams (weight 0.25): character trigrams of each unstemmed word padded with a space.
  * A feature seen tf times counts 1 + ln(tf), and the vector is L2-normalized (a text without a
- * word gives the zero vector).
+ * word gives the zero vector). English function words (`FUNCTION_WORDS`) make no feature, so
+ * "what is the …" brings no item closer to a question (v2; v1 counted them).
  */
 
 /** Stored next to a vector so a change of features is never mixed with older vectors. */
-export const LOCAL_EMBEDDING_MODEL = 'memex-local-hash-v1';
+export const LOCAL_EMBEDDING_MODEL = 'memex-local-hash-v2';
 
 const UNIGRAM = 1;
 const BIGRAM = 0.5;
@@ -99,7 +102,11 @@ export function localEmbedding(text: string, dimensions: number): Float32Array {
   if (!Number.isInteger(dimensions) || dimensions <= 0) {
     throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
   }
-  const { words, compounds } = lexicalWords(text);
+  const all = lexicalWords(text);
+  // Function words say nothing of what a text is about; a text of nothing else keeps them.
+  const content = all.words.filter((w) => !FUNCTION_WORDS.has(w));
+  const words = content.length > 0 ? content : all.words;
+  const { compounds } = all;
   // Hash → count; two features sharing a 32-bit hash would share a slot anyway.
   const unigrams = new Map<number, number>();
   const bigrams = new Map<number, number>();

@@ -1,5 +1,6 @@
 import { lookupName, quotedErrorSignature, textEntities } from '@memex/entities';
 import { detectIntent, type Intent } from './intent';
+import { FUNCTION_WORDS } from './stopwords';
 
 /** The QuerySignals of spec/context-assembly.md, less the embedding (the embedder makes it). */
 export interface QuerySignals {
@@ -13,11 +14,8 @@ export interface QuerySignals {
   relevantEventTypes: string[];
 }
 
-const STOP = new Set(
-  'the a an and or but of to in on at for with from by is are was were be been it its this that these those what which who how why when where do does did can could should would will not no yes i you we they my our your me us please just about into than then there here have has had get got make fix explain error bug'.split(
-    ' ',
-  ),
-);
+/** Not keywords: function words, and words that say what kind of help is wanted rather than about what. */
+const STOP = new Set([...FUNCTION_WORDS, ...'do get got make fix explain error bug'.split(' ')]);
 const KEYWORD = /[\p{L}\p{N}_$][\p{L}\p{N}_$.\-/@]*[\p{L}\p{N}_$]|[\p{L}\p{N}]/gu;
 const MAX_KEYWORDS = 16;
 

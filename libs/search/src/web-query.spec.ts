@@ -1,4 +1,4 @@
-import { anyOfWords, splitWebQuery } from './web-query';
+import { splitWebQuery } from './web-query';
 
 describe('splitWebQuery', () => {
   it.each([
@@ -15,13 +15,15 @@ describe('splitWebQuery', () => {
     ['cache (-redis)', 'cache', 'redis)'],
     ['cache !-redis', 'cache', 'redis'],
   ])('%j → sought %j, excluded %j', (query, sought, excluded) => {
-    expect(splitWebQuery(query)).toEqual({ sought, excluded });
+    expect(splitWebQuery(query)).toMatchObject({ sought, excluded });
   });
-});
 
-describe('anyOfWords', () => {
-  it('joins words as alternatives', () => {
-    expect(anyOfWords(['fix', 'webhook', 'sender'])).toBe('fix or webhook or sender');
-    expect(anyOfWords([])).toBe('');
+  it('keeps quoted phrases apart from the words, for full text to weigh them as phrases', () => {
+    expect(splitWebQuery('"advisory lock" worker -redis')).toEqual({
+      sought: 'advisory lock worker',
+      words: 'worker',
+      phrases: ['advisory lock'],
+      excluded: 'redis',
+    });
   });
 });

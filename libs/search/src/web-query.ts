@@ -7,6 +7,10 @@
 export interface WebQuery {
   /** The sought words and phrases, without quotes or OR: what the query is about. */
   sought: string;
+  /** The sought words outside quotes. */
+  words: string;
+  /** The sought "quoted phrases", each as written inside its quotes. */
+  phrases: string[];
   /** The excluded words and phrases as a query of alternatives ("a" or "b c"), or '' for none. */
   excluded: string;
 }
@@ -18,6 +22,8 @@ const TERM = /[!&|()<]*(-?)(?:"([^"]*)"?|([^\s"]+))/g;
 
 export function splitWebQuery(query: string): WebQuery {
   const sought: string[] = [];
+  const words: string[] = [];
+  const phrases: string[] = [];
   const excluded: string[] = [];
   for (const match of query.matchAll(TERM)) {
     const [, minus, phrase, word] = match;
@@ -25,12 +31,13 @@ export function splitWebQuery(query: string): WebQuery {
     if (!text) continue;
     // websearch_to_tsquery reads a leading "-" as NOT only at the start of a term.
     if (minus) excluded.push(phrase === undefined ? text : `"${text}"`);
-    else if (phrase !== undefined || text.toLowerCase() !== 'or') sought.push(text);
+    else if (phrase !== undefined) {
+      sought.push(text);
+      phrases.push(text);
+    } else if (text.toLowerCase() !== 'or') {
+      sought.push(text);
+      words.push(text);
+    }
   }
-  return { sought: sought.join(' '), excluded: excluded.join(' or ') };
-}
-
-/** Any of the words: a prompt matches items that share some of its words, not all of them. */
-export function anyOfWords(words: readonly string[]): string {
-  return words.join(' or ');
+  return { sought: sought.join(' '), words: words.join(' '), phrases, excluded: excluded.join(' or ') };
 }

@@ -10,6 +10,7 @@ import * as modelUsage from './0009_model_usage';
 import * as dashboardIndexes from './0010_dashboard_indexes';
 import * as entities from './0011_entities';
 import * as taskEventIndex from './0012_task_event_index';
+import * as codeWords from './0013_code_words';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_dashboard_indexes': dashboardIndexes,
   '0011_entities': entities,
   '0012_task_event_index': taskEventIndex,
+  '0013_code_words': codeWords,
 };

@@ -25,28 +25,95 @@ export interface SearchHit {
   schemaKey: string;
   updatedAt: Date;
   snippet: string;
+  sessionId: string;
 }
+
+/** What full-text search is asked: the words sought (code names are split in SQL) and quoted phrases. */
+export interface FullTextQuery {
+  words: string;
+  phrases: readonly string[];
+}
+
+export interface FullTextHit {
+  id: string;
+  /** The share of the query's weight (its terms by rarity) the item matches, 0–1. */
+  coverage: number;
+}
+
+/** Terms a query is read as, at most. */
+const MAX_TERMS = 24;
+/** A term's document frequency is counted up to this: past it a term is common whatever the count. */
+const DF_CAP = 200;
+/** Items a query scores at most: those matching its selective terms are a few hundred at most. */
+const MAX_CANDIDATES = 2000;
 
 /** How much of the facts a snippet is cut from: highlighting cost grows with the text. */
 const HEADLINE_CHARS = 2000;
 
-/** Full-text search over items (websearch_to_tsquery on the weighted tsvector) and the rows search answers with. */
+/** Full-text search over items (any of the query's terms, weighted by rarity) and the rows search answers with. */
 @Injectable()
 export class SearchRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
 
-  /** Item ids best first by ts_rank_cd, for a web-search-syntax query. */
-  async fullText(projectId: string, query: string, filter: SearchFilter, limit: number): Promise<string[]> {
-    const { rows } = await sql<{ id: string }>`
-      select m.id
-        from memory_items m, websearch_to_tsquery('english', ${query}) q
-       where m.project_id = ${projectId}
-         and m.search_tsv @@ q
-         and m.status = any(${[...filter.statuses]}::text[])
-         ${filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``}
-       order by ts_rank_cd(m.search_tsv, q, 1) desc, m.id
+  /**
+   * Items sharing any of the query's terms, best first: a question in plain words rarely holds
+   * every word an item does, so no word is required. Each term weighs by its rarity among the
+   * project's items (an idf from its document frequency, counted up to DF_CAP: past that a
+   * term is common whatever its count), quoted phrases twice; an item's `coverage` is the share
+   * of the query's weight it matches (0–1), and terms the project has never seen weigh in the
+   * denominator too, so a query about something else scores low however common its other
+   * words. Candidates are the items matching the query's selective terms (or its rarest), so
+   * a common word never makes the query read thousands of rows; ties go to ts_rank_cd. Words
+   * are the query's own and the parts of its code names (`memex_code_words`, as the index).
+   */
+  async fullText(projectId: string, query: FullTextQuery, filter: SearchFilter, limit: number): Promise<FullTextHit[]> {
+    const statuses = [...filter.statuses];
+    const types = filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``;
+    const { rows } = await sql<FullTextHit>`
+      with raw(t, boost) as (
+        select w, 1.0 from regexp_split_to_table(${query.words} || ' ' || memex_code_words(${query.words}), '[[:space:]]+') w
+        union all
+        select p, 2.0 from unnest(${[...query.phrases]}::text[]) p
+      ),
+      terms as (
+        select distinct on (q::text) q, boost
+          from raw, lateral (select case when boost > 1 then phraseto_tsquery('english', t) else plainto_tsquery('english', t) end as q) x
+         where t <> '' and numnode(x.q) > 0
+         order by q::text, boost desc
+         limit ${MAX_TERMS}
+      ),
+      weighted as (
+        select t.q, d.df, t.boost * ln(1 + ${DF_CAP}::float8 / (d.df + 0.5)) as idf
+          from terms t, lateral (
+            select count(*)::float8 as df from (select 1 from memory_items m
+              where m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
+                and m.search_tsv @@ t.q limit ${DF_CAP}) c
+          ) d
+      ),
+      total as (select sum(idf) as total from weighted),
+      seeds as (
+        select q from weighted where df > 0 and df < ${DF_CAP}
+        union all
+        (select q from weighted where df > 0 order by df limit 1)
+      ),
+      candidates as (
+        select distinct m.id, m.search_tsv
+          from seeds s
+          join memory_items m on m.search_tsv @@ s.q
+         where m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
+         limit ${MAX_CANDIDATES}
+      ),
+      scored as (
+        select c.id, sum(w.idf) as matched, sum(w.idf * ts_rank_cd(c.search_tsv, w.q, 1)) as rank
+          from candidates c
+          join weighted w on w.df > 0 and c.search_tsv @@ w.q
+         group by c.id
+      )
+      select s.id, (s.matched / total.total)::float8 as coverage
+        from scored s, total
+       order by coverage desc, s.rank desc, s.id
        limit ${limit}`.execute(this.db);
-    return rows.map((r) => r.id);
+    return rows;
   }
 
   /**
@@ -57,8 +124,9 @@ export class SearchRepository {
     if (ids.length === 0) return [];
     const { rows } = await sql<SearchHit>`
       select m.id as "itemId", m.type, m.status, m.title, m.facts, m.rationale, m.files, m.tags, m.confidence,
-             m.importance, m.schema_key as "schemaKey", m.updated_at as "updatedAt",
-             ts_headline('english', left(m.facts, ${HEADLINE_CHARS}), websearch_to_tsquery('english', ${query}),
+             m.importance, m.schema_key as "schemaKey", m.updated_at as "updatedAt", m.session_id as "sessionId",
+             ts_headline('english', left(m.facts, ${HEADLINE_CHARS}),
+               replace(plainto_tsquery('english', ${query} || ' ' || memex_code_words(${query}))::text, '&', '|')::tsquery,
                ${`StartSel=${HIGHLIGHT.start}, StopSel=${HIGHLIGHT.stop}, MaxWords=35, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`}) as snippet
         from memory_items m
        where m.project_id = ${projectId} and m.id = any(${ids}::text[])
@@ -69,6 +137,38 @@ export class SearchRepository {
     );
     const byId = new Map(rows.map((r) => [r.itemId, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * Live items of these sessions, or of these types, most salient first: what a context pack
+   * considers beside search's hits (what else the session that holds an answer concluded; the
+   * conventions a "how should I …" question asks for).
+   */
+  async around(
+    projectId: string,
+    scope: { sessionIds?: readonly string[]; types?: readonly ItemType[] },
+    filter: SearchFilter,
+    limit: number,
+  ): Promise<string[]> {
+    if (!scope.sessionIds?.length && !scope.types?.length) return [];
+    const statuses = [...filter.statuses];
+    const types = filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``;
+    // Each session and each type read on its own, top-k by index, however many items it holds.
+    const { rows } = await sql<{ id: string }>`
+      select id from (
+        select x.id, x.salience from unnest(${[...(scope.sessionIds ?? [])]}::text[]) s(sid), lateral (
+          select m.id, m.salience from memory_items m
+           where m.project_id = ${projectId} and m.session_id = s.sid and m.status = any(${statuses}::text[]) ${types}
+           order by m.salience desc nulls last limit ${limit}) x
+        union
+        select x.id, x.salience from unnest(${[...(scope.types ?? [])]}::text[]) t(type), lateral (
+          select m.id, m.salience from memory_items m
+           where m.project_id = ${projectId} and m.type = t.type and m.status = any(${statuses}::text[]) ${types}
+           order by m.salience desc nulls last limit ${limit}) x
+      ) found
+      order by salience desc nulls last, id
+      limit ${limit}`.execute(this.db);
+    return rows.map((r) => r.id);
   }
 
   /**

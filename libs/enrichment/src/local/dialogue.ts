@@ -1,7 +1,7 @@
 import type { ItemType } from '@memex/domain';
 import { isJunkTitle } from '../junk-title';
 import { normalizeWhitespace, pathsIn, significantWords } from '../text';
-import { sentences } from './human-text';
+import { sentences } from '@memex/entities';
 import { messagePoints } from './message-points';
 import { propose, type Proposal } from './proposal';
 import { cleanSentence, hasCue, isChatter } from './salience';

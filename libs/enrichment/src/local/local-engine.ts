@@ -10,7 +10,7 @@ import {
 } from '../candidate';
 import { isJunkTitle } from '../junk-title';
 import { firstSentence, normalizeWhitespace, pathsIn } from '../text';
-import { humanText } from './human-text';
+import { humanText } from '@memex/entities';
 import { memoryTags, type Marker } from './markers';
 import { fromCompaction } from './compaction';
 import { dialogueChoices } from './dialogue';

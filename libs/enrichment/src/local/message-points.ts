@@ -1,4 +1,4 @@
-import { sentences } from './human-text';
+import { sentences } from '@memex/entities';
 
 /**
  * A statement of a message: a sentence, a list item with its sub-items, or a list with the

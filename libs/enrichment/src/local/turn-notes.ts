@@ -3,7 +3,7 @@ import type { EngineEvent } from '../candidate';
 import { isJunkTitle } from '../junk-title';
 import { firstSentence, leadingClause, normalizeWhitespace, pathsIn, significantWords, truncateWords } from '../text';
 import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun, type CommitInfo } from './event-signals';
-import { sentences } from './human-text';
+import { sentences } from '@memex/entities';
 import { propose, type Proposal } from './proposal';
 import { cleanSentence, hasCue, isChatter, type Cue } from './salience';
 import { messagePoints } from './message-points';

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../candidate';
-import { humanText, isCommandMessage } from './human-text';
+import { humanText, isCommandMessage } from '@memex/entities';
 
 /**
  * A turn of a Claude Code session: the person's prompt, the work it started, and the

@@ -1,7 +1,7 @@
 import type { ItemType } from '@memex/domain';
 import { isJunkTitle } from '../junk-title';
 import { significantWords } from '../text';
-import { sentences } from './human-text';
+import { sentences } from '@memex/entities';
 import { cleanSentence } from './salience';
 
 export interface UserRule {

@@ -1,0 +1,42 @@
+import { contentStems, sharesContentWord } from './shared-words';
+import { localEmbedding } from './local-embedder';
+import { soughtTypes } from './intent';
+
+describe('content words', () => {
+  it('leaves function words out and keeps identifiers in parts and whole', () => {
+    const stems = contentStems('What is the retryWebhookSender for?');
+    expect([...stems].sort()).toEqual(['retry', 'retrywebhooksender', 'sender', 'webhook']);
+  });
+
+  it('tell a hit that says a word of the query from a hashing collision', () => {
+    const query = contentStems('why did the webhook sender retry');
+    expect(sharesContentWord(query, 'The webhook sender dropped deliveries')).toBe(true);
+    expect(sharesContentWord(contentStems('zzzqqq'), 'The webhook sender dropped deliveries')).toBe(false);
+    expect(sharesContentWord(contentStems('what is the'), 'what is the answer')).toBe(false);
+  });
+});
+
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+
+describe('the local embedder', () => {
+  it('brings no text closer to a question for its function words', () => {
+    const question = localEmbedding('what is the capital of Mongolia', 256);
+    const unrelated = localEmbedding('what is the cause of the flaky test in the runner', 256);
+    const same = localEmbedding('Ulaanbaatar is the capital of Mongolia', 256);
+    expect(cosine(question, same)).toBeGreaterThan(0.3);
+    expect(cosine(question, unrelated)).toBeLessThan(0.1);
+  });
+});
+
+describe('soughtTypes', () => {
+  it.each([
+    ['how should I format commit messages here?', ['Convention']],
+    ['why did we pick LangGraph?', ['Decision']],
+    ['git status fails again, how did we fix it last time?', ['BugFix']],
+    ["what's still open on the release?", ['Todo']],
+    ['how tall is Mount Kilimanjaro', []],
+    ['best banana bread recipe', []],
+  ])('%s asks for %j', (query, types) => {
+    expect(soughtTypes(query)).toEqual(types);
+  });
+});

@@ -1,0 +1,20 @@
+import { lexicalWords, stem } from './local-embedder';
+import { FUNCTION_WORDS } from './stopwords';
+
+/** A text's content words, lightly stemmed as the local embedder stems them, and its compound identifiers whole. */
+export function contentStems(text: string): Set<string> {
+  const { words, compounds } = lexicalWords(text);
+  return new Set([...words.filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w)).map(stem), ...compounds]);
+}
+
+/**
+ * Whether a text says any of the query's content words. A hashed lexical vector is near a
+ * query for shared words, but also, a little, for features that only collide in its few
+ * hundred slots: a hit that shares no word with the query is such a collision, not a match
+ * (`zzzqqq` found five items before this rule).
+ */
+export function sharesContentWord(query: ReadonlySet<string>, text: string): boolean {
+  if (query.size === 0) return false;
+  for (const word of contentStems(text)) if (query.has(word)) return true;
+  return false;
+}
