@@ -144,7 +144,20 @@ describe('POST /api/v2/context-pack with entities, relations and patterns', () =
     expect(onlyErrors.components.find((c) => c.type === 'pattern')).toBeUndefined();
 
     const later = (await pack({ query: ERROR_QUERY, filters: { since: Date.now() + 60_000 } })).body;
-    expect(later.components.filter((c) => ['recent', 'entity', 'pattern', 'semantic'].includes(c.type))).toEqual([]);
+    // Relations too: none of them was seen after the future instant (the year-2999 case).
+    expect(
+      later.components.filter((c) => ['recent', 'entity', 'relation', 'pattern', 'semantic'].includes(c.type)),
+    ).toEqual([]);
+    expect(first.metadata.relationsConsidered).toBeGreaterThan(0);
+    expect(later.metadata.relationsConsidered).toBe(0);
+  });
+
+  it('leaves out the relations of an excluded entity', async () => {
+    const first = (await pack({ query: ERROR_QUERY })).body;
+    const entity = first.components.find((c) => c.type === 'entity')!.source;
+    const without = (await pack({ query: ERROR_QUERY, filters: { exclude: [entity] } })).body;
+    expect(without.components.some((c) => c.type === 'entity' && c.source === entity)).toBe(false);
+    expect(without.metadata.relationsConsidered).toBeLessThan(first.metadata.relationsConsidered);
   });
 
   it.each([

@@ -7,8 +7,13 @@
 const MAX_SIGNATURE = 160;
 const ERROR_LINE =
   /\b(?:error|errors|exception|fatal|failed|failure|panic|traceback|cannot|can't|could not|unable to|not found|no such|denied|undefined|refused|timed? ?out|unknown option|parse error|invalid|missing)\b|[a-z](?:Error|Exception)\b|^E\d{3,}/i;
-/** Lines that frame the failure without naming it. */
-const NOISE = /^(?:exit code \d+|warn(?:ing)?\b.*pre-release|\s*\|?\s*$|-+$|={3,}|\^+$)/i;
+/**
+ * Lines that frame the failure without naming it, and lines that are not output about it at
+ * all: progress meters (`Rebasing (2/5)`, `Receiving objects: 45%`) and diff lines (`+ throw
+ * new Error(…)`, `@@ -1,4 +1,5 @@`), where "error" is code being changed.
+ */
+const NOISE =
+  /^(?:exit code \d+|warn(?:ing)?\b.*pre-release|\s*\|?\s*$|-+$|={3,}|\^+$|[\w -]+\(\d+\/\d+\)|[\w ]+:\s+\d{1,3}%|[+-](?![+-]{2})|@@ )/i;
 // eslint-disable-next-line no-control-regex -- terminal colour codes are control characters
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
@@ -51,7 +56,11 @@ const MAX_LINE = 2000;
 
 /** The signature of an error's text, or undefined when no line reads as an error. */
 export function errorSignature(text: string): string | undefined {
-  const lines = text.replace(ANSI, '').split('\n').slice(0, 80);
+  // A carriage return overwrote the line before it on the terminal: each part is a line of its own.
+  const lines = text
+    .replace(ANSI, '')
+    .split(/\r?\n|\r/)
+    .slice(0, 80);
   const found = lines.find((l) => !NOISE.test(l.trim()) && ERROR_LINE.test(l));
   if (!found) return undefined;
   // The signature keeps far less than this; a longer line only costs the patterns time.

@@ -120,12 +120,27 @@ describe('names', () => {
     expect(manifestPackages('src/a.ts', '"zod": "^4"')).toEqual([]);
   });
 
+  it('reads no install command inside a quoted message', () => {
+    expect(installedPackages('git commit -m "Use npm install instead of npm ci to avoid lockfile drift"')).toEqual([]);
+    expect(installedPackages(`git commit -m 'switch to pnpm add for speed' && npm i zod`)).toEqual(['zod']);
+  });
+
   it('finds files and symbols in item text', () => {
     expect(textEntities('Retry in `sendWebhook` (src/webhooks/sender.ts); see README.md.')).toEqual([
       { kind: 'file', name: 'src/webhooks/sender.ts' },
       { kind: 'file', name: 'README.md' },
       { kind: 'symbol', name: 'sendWebhook' },
     ]);
+  });
+});
+
+describe('errorSignature of output that is not an error line', () => {
+  it('skips progress meters and diff lines, and reads what a carriage return left', () => {
+    expect(errorSignature('Rebasing (1/3)\rRebasing (2/3)\rerror: could not apply 1a2b3c4... fix cart')).toBe(
+      'error: could not apply <id>... fix cart',
+    );
+    expect(errorSignature('@@ -1,3 +1,4 @@\n+  throw new Error("cart is empty");\n-  return 0;')).toBeUndefined();
+    expect(errorSignature('Receiving objects:  45% (450/1000)')).toBeUndefined();
   });
 });
 

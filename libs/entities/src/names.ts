@@ -70,7 +70,10 @@ const INSTALL =
 /** Package names an install command adds, versions dropped: `npm i -D zod@4` names `zod`. */
 export function installedPackages(command: string): string[] {
   const found = new Set<string>();
-  for (const match of command.matchAll(INSTALL)) {
+  // Words in quotes are text (a commit message saying "use npm install instead of npm ci"), not
+  // a command run; a quoted single word ("requests>=2") is still a package spec.
+  const unquoted = command.replace(/"(?:[^"\\\n]|\\.)*\s(?:[^"\\\n]|\\.)*"|'[^'\n]*\s[^'\n]*'/g, ' ');
+  for (const match of unquoted.matchAll(INSTALL)) {
     for (const word of match[1]!.trim().split(/\s+/)) {
       if (word.startsWith('-') || word.startsWith('.') || word.startsWith('/')) continue;
       const name = packageName(word);

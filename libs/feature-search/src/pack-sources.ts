@@ -58,8 +58,16 @@ export class PackSources {
     const relations = await this.store.traverse(projectId, [...namedIds], depthLimit, RELATIONS);
     return {
       entities: rows.map((e) => toPackEntity(e, namedIds.has(e.id), now)),
+      // A relation is as old as the last session that showed it, and goes with either end excluded.
       relations: relations
-        .filter((r) => kindOk(r.source.kind) && kindOk(r.target.kind))
+        .filter(
+          (r) =>
+            kindOk(r.source.kind) &&
+            kindOk(r.target.kind) &&
+            fresh(r.lastSeenAt) &&
+            !filters.exclude.has(String(r.source.id)) &&
+            !filters.exclude.has(String(r.target.id)),
+        )
         .map((r) => ({ kind: r.kind, weight: r.weight, depth: r.depth, source: r.source, target: r.target })),
       patterns: patterns
         .filter((p) => fresh(p.lastSeenAt) && !filters.exclude.has(p.signature))

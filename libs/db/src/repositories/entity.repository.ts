@@ -62,6 +62,8 @@ export interface RelationHit {
   kind: string;
   weight: number;
   depth: number;
+  /** When a session last showed the relation. */
+  lastSeenAt: Date;
   source: { id: number; kind: string; name: string };
   target: { id: number; kind: string; name: string };
 }
@@ -332,6 +334,7 @@ export class EntityRepository {
       kind: string;
       weight: number;
       depth: number;
+      lastSeenAt: Date;
       sid: number;
       skind: string;
       sname: string;
@@ -343,12 +346,12 @@ export class EntityRepository {
         select * from unnest(${[...reached.keys()]}::bigint[], ${[...reached.values()]}::int[])
       ),
       edges as (
-        select r.source_id, r.target_id, r.kind, r.weight, greatest(a.depth, b.depth) as depth
+        select r.source_id, r.target_id, r.kind, r.weight, r.last_seen_at, greatest(a.depth, b.depth) as depth
           from entity_relations r
           join reached a on a.entity_id = r.source_id
           join reached b on b.entity_id = r.target_id
          where r.project_id = ${projectId} and least(a.depth, b.depth) < ${depth})
-      select x.kind, x.weight, x.depth, s.id as sid, s.kind as skind, s.name as sname, t.id as tid, t.kind as tkind, t.name as tname
+      select x.kind, x.weight, x.depth, x.last_seen_at as "lastSeenAt", s.id as sid, s.kind as skind, s.name as sname, t.id as tid, t.kind as tkind, t.name as tname
         from edges x join entities s on s.id = x.source_id join entities t on t.id = x.target_id
        order by x.depth, x.weight desc, s.id, t.id
        limit ${limit}`.execute(this.db);
@@ -356,6 +359,7 @@ export class EntityRepository {
       kind: r.kind,
       weight: r.weight,
       depth: r.depth,
+      lastSeenAt: r.lastSeenAt,
       source: { id: r.sid, kind: r.skind, name: r.sname },
       target: { id: r.tid, kind: r.tkind, name: r.tname },
     }));
