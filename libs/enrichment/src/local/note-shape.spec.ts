@@ -1,15 +1,12 @@
-import { EvidenceIndex } from '../verify';
 import { leadingClause } from '../text';
-import { extractLocally } from './local-engine';
-import { SessionFixture } from './session-fixture';
+import { SessionFixture, extractChecked } from './session-fixture';
 import { titleAndRest } from './turn-notes';
 import { userRules } from './user-rules';
 
+/** Every item verifies against the events it was read from, as the worker checks. */
 function extract(fixture: SessionFixture) {
-  const events = fixture.events();
-  const items = extractLocally(events);
-  const index = new EvidenceIndex(events);
-  for (const item of items) expect(index.verify(item)).toMatchObject({ ok: true });
+  const { items, unverified } = extractChecked(fixture);
+  expect(unverified).toEqual([]);
   return items;
 }
 

@@ -1,5 +1,7 @@
 import { transcriptToEvents } from '@memex/transcript';
-import type { EngineEvent } from '../candidate';
+import type { CandidateItem, EngineEvent } from '../candidate';
+import { EvidenceIndex } from '../verify';
+import { extractLocally } from './local-engine';
 
 /**
  * Short sessions in Claude Code's transcript format (one JSON entry a line), read by the same
@@ -70,4 +72,12 @@ export class SessionFixture {
       metadata: e.metadata ?? null,
     }));
   }
+}
+
+/** The items the local engine reads from a fixture, and those whose evidence does not verify against its events, as the worker checks. */
+export function extractChecked(fixture: SessionFixture): { items: CandidateItem[]; unverified: CandidateItem[] } {
+  const events = fixture.events();
+  const items = extractLocally(events);
+  const index = new EvidenceIndex(events);
+  return { items, unverified: items.filter((item) => !index.verify(item).ok) };
 }

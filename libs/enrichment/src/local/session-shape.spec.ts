@@ -1,17 +1,14 @@
-import { EvidenceIndex } from '../verify';
 import { commitOf } from './event-signals';
-import { extractLocally, readWindow } from './local-engine';
-import { SessionFixture } from './session-fixture';
+import { readWindow } from './local-engine';
+import { SessionFixture, extractChecked } from './session-fixture';
 import { currentTurn } from './turns';
 
 const session = () => new SessionFixture();
 
 /** Every item verifies against the events it was read from, as the worker checks. */
 function extract(fixture: SessionFixture) {
-  const events = fixture.events();
-  const items = extractLocally(events);
-  const index = new EvidenceIndex(events);
-  for (const item of items) expect(index.verify(item)).toMatchObject({ ok: true });
+  const { items, unverified } = extractChecked(fixture);
+  expect(unverified).toEqual([]);
   return items;
 }
 
