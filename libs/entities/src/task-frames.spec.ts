@@ -74,4 +74,37 @@ describe('taskStack', () => {
     expect(stack.path.map((f) => f.goal)).toEqual(['Ship the release', 'Write notes', 'Draft changelog']);
     expect(stack.current).toBe('agent:u2');
   });
+
+  it('puts each of several agents under the todo in progress it is about, not all under the first', () => {
+    const base = { occurredAt: 0, metadata: null };
+    const agent = (id: string, description: string): SourceEvent => ({
+      ...base,
+      eventId: id,
+      type: 'tool_call',
+      content: `Agent: ${description}`,
+      metadata: { tool: 'Agent', toolUseId: id, input: { description } },
+    });
+    const events: SourceEvent[] = [
+      { ...base, eventId: 'p', type: 'prompt', content: 'Research three topics in parallel' },
+      {
+        ...base,
+        eventId: 't',
+        type: 'tool_call',
+        content:
+          'TodoWrite:\n- [~] Research plan mode behaviour\n- [~] Research teammate messaging\n- [~] Research worktree merges',
+        metadata: { tool: 'TodoWrite' },
+      },
+      agent('a1', 'Plan mode research'),
+      agent('a2', 'Teammate messaging research'),
+      agent('a3', 'Worktree merges research'),
+    ];
+    const stack = taskStack(events);
+    const parentOf = (id: string) =>
+      stack.frames.find((f) => f.id === stack.frames.find((a) => a.id === id)!.parent)!.goal;
+    expect([parentOf('agent:a1'), parentOf('agent:a2'), parentOf('agent:a3')]).toEqual([
+      'Research plan mode behaviour',
+      'Research teammate messaging',
+      'Research worktree merges',
+    ]);
+  });
 });

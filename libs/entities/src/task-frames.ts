@@ -120,7 +120,12 @@ export function taskStack(events: readonly SourceEvent[]): TaskStack {
       const input = inputOf(event);
       const description =
         typeof input.description === 'string' ? input.description : event.content.replace(/^\w+:\s*/, '');
-      const parent = [...todos.values(), ...tasks.values()].find((f) => f.status === 'active');
+      // Several todos in progress at once (three agents fanned out for tasks 1–3): each agent
+      // goes under the one its description shares most words with, the first on a tie.
+      const parent = closestFrame(
+        [...todos.values(), ...tasks.values()].filter((f) => f.status === 'active'),
+        description,
+      );
       const frame: TaskFrame = {
         id: `agent:${useId ?? event.eventId}`,
         goal: cut(description, GOAL_CHARS),
@@ -163,4 +168,23 @@ export function taskStack(events: readonly SourceEvent[]): TaskStack {
       f.id !== current.id,
   );
   return { frames, current: current.id, path, done };
+}
+
+const words = (text: string) =>
+  new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !SMALL.has(w)));
+const SMALL = new Set(['the', 'and', 'for', 'with', 'from', 'into', 'that', 'this']);
+
+/** Of the frames, the one whose goal shares most words with the text; the first on a tie. */
+function closestFrame(frames: TaskFrame[], text: string): TaskFrame | undefined {
+  const own = words(text);
+  let best: TaskFrame | undefined;
+  let bestShared = -1;
+  for (const frame of frames) {
+    const shared = [...words(frame.goal)].filter((w) => own.has(w)).length;
+    if (shared > bestShared) {
+      best = frame;
+      bestShared = shared;
+    }
+  }
+  return best;
 }
