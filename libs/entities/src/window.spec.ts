@@ -24,6 +24,39 @@ describe('windowEntities on a real session', () => {
   });
 });
 
+describe('windowEntities and base names', () => {
+  const event = (eventId: string, type: string, content: string, metadata: Record<string, unknown> | null = null) => ({
+    eventId,
+    type,
+    occurredAt: 0,
+    content,
+    metadata,
+  });
+
+  it('takes a file named by its base name for the one path the session names it by', () => {
+    const found = windowEntities(
+      [
+        event('e1', 'tool_call', 'Edit public/tokenizer.css', {
+          tool: 'Edit',
+          input: { file_path: 'public/tokenizer.css' },
+        }),
+        event('e2', 'response', 'The ruby styling now lives in `tokenizer.css`.'),
+      ],
+      [],
+    );
+    const files = new Set(found.mentions.filter((m) => m.kind === 'file').map((m) => m.name));
+    expect([...files]).toEqual(['public/tokenizer.css']);
+  });
+
+  it('leaves a base name two paths share as it is', () => {
+    const found = windowEntities(
+      [event('e1', 'response', 'Both `a/index.ts` and `b/index.ts` import `index.ts` helpers.')],
+      [],
+    );
+    expect(found.mentions.filter((m) => m.kind === 'file').map((m) => m.name)).toContain('index.ts');
+  });
+});
+
 describe('itemEntities', () => {
   it('names the files of an item and the code its text names', () => {
     const refs = itemEntities({

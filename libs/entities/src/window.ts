@@ -20,7 +20,18 @@ const withBase = <T extends EntityRef>(ref: T) => ({ ...ref, base: lookupName(re
  * `editedInSession` is the files the session was recorded editing before.
  */
 export function windowEntities(events: readonly SourceEvent[], editedInSession: readonly string[]): WindowEntities {
-  const byEvent = events.map((event) => ({ event, mentions: mentionsOf(event) }));
+  const found = events.map((event) => ({ event, mentions: mentionsOf(event) }));
+  const fullPath = fullPaths([
+    ...found.flatMap((f) => f.mentions),
+    ...editedInSession.map((name) => ({ kind: 'file' as const, name })),
+  ]);
+  // A file named by its base name where the session also names its one path is that file.
+  const byEvent = found.map(({ event, mentions }) => ({
+    event,
+    mentions: mentions.map((m) =>
+      m.kind === 'file' && fullPath.has(m.name) ? { ...m, name: fullPath.get(m.name)! } : m,
+    ),
+  }));
   const mentions = byEvent.flatMap(({ event, mentions }) =>
     mentions.map((m) => ({ ...withBase(m), occurredAt: event.occurredAt, edited: m.edited === true })),
   );
@@ -37,6 +48,23 @@ export function windowEntities(events: readonly SourceEvent[], editedInSession: 
     relations: relations.map((r) => ({ ...r, source: withBase(r.source), target: withBase(r.target) })),
     errors,
   };
+}
+
+/**
+ * Base names (`tokenizer.css`) the session also names with exactly one path
+ * (`public/tokenizer.css`): the same file, which must be one entity. A base name two paths
+ * share stays as it is.
+ */
+function fullPaths(refs: ReadonlyArray<{ kind: string; name: string }>): Map<string, string> {
+  const paths = new Map<string, Set<string>>();
+  for (const r of refs) {
+    if (r.kind !== 'file' || !r.name.includes('/')) continue;
+    const base = r.name.slice(r.name.lastIndexOf('/') + 1);
+    paths.set(base, (paths.get(base) ?? new Set()).add(r.name));
+  }
+  const out = new Map<string, string>();
+  for (const [base, full] of paths) if (full.size === 1) out.set(base, [...full][0]!);
+  return out;
 }
 
 /** Error → file edges: the files whose edit fixed a failure. */
