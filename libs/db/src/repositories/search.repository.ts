@@ -44,8 +44,10 @@ export interface FullTextHit {
 const MAX_TERMS = 24;
 /** A term's document frequency is counted up to this: past it a term is common whatever the count. */
 const DF_CAP = 200;
-/** Items a query scores at most: those matching its selective terms are a few hundred at most. */
+/** Items a query scores at most from each source of candidates. */
 const MAX_CANDIDATES = 2000;
+/** Items matching only common terms that a query scores: beyond the ones matching all of them, a sample. */
+const COMMON_CANDIDATES = 300;
 
 /** How much of the facts a snippet is cut from: highlighting cost grows with the text. */
 const HEADLINE_CHARS = 2000;
@@ -62,8 +64,9 @@ export class SearchRepository {
    * term is common whatever its count), quoted phrases twice; an item's `coverage` is the share
    * of the query's weight it matches (0–1), and terms the project has never seen weigh in the
    * denominator too, so a query about something else scores low however common its other
-   * words. Candidates are the items matching the query's selective terms (or its rarest), so
-   * a common word never makes the query read thousands of rows; ties go to ts_rank_cd. Words
+   * words. Candidates are the items matching every term, those matching a selective term, and
+   * (when every term is common) some matching the rarest, so a common word never makes the
+   * query score thousands of rows; ties go to ts_rank_cd. Words
    * are the query's own and the parts of its code names (`memex_code_words`, as the index).
    */
   async fullText(projectId: string, query: FullTextQuery, filter: SearchFilter, limit: number): Promise<FullTextHit[]> {
@@ -91,17 +94,28 @@ export class SearchRepository {
           ) d
       ),
       total as (select sum(idf) as total from weighted),
-      seeds as (
-        select q from weighted where df > 0 and df < ${DF_CAP}
-        union all
-        (select q from weighted where df > 0 order by df limit 1)
+      every as (
+        select string_agg('(' || q::text || ')', ' & ')::tsquery as q from weighted where df > 0
       ),
+      selective as (select q from weighted where df > 0 and df < ${DF_CAP}),
       candidates as (
-        select distinct m.id, m.search_tsv
-          from seeds s
-          join memory_items m on m.search_tsv @@ s.q
-         where m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
-         limit ${MAX_CANDIDATES}
+        -- Items matching every known term: the best by coverage, and few.
+        (select m.id, m.search_tsv from memory_items m, every e
+          where e.q is not null and m.search_tsv @@ e.q
+            and m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
+          limit ${MAX_CANDIDATES})
+        union
+        -- Items matching a selective term: a few hundred at most.
+        (select m.id, m.search_tsv from selective s join memory_items m on m.search_tsv @@ s.q
+          where m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
+          limit ${MAX_CANDIDATES})
+        union
+        -- With no selective term, some of the items matching the rarest one.
+        (select m.id, m.search_tsv from memory_items m
+          where not exists (select 1 from selective)
+            and m.search_tsv @@ (select q from weighted where df > 0 order by df limit 1)
+            and m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
+          limit ${COMMON_CANDIDATES})
       ),
       scored as (
         select c.id, sum(w.idf) as matched, sum(w.idf * ts_rank_cd(c.search_tsv, w.q, 1)) as rank
