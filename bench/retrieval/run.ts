@@ -205,9 +205,12 @@ async function nonsense(server: BenchServer, projects: readonly Project[]): Prom
   let results = 0;
   let packed = 0;
   const offenders = new Set<string>();
+  const examples: string[] = [];
   for (const project of projects) {
     for (const q of queries) {
       const found = await searchResults(server, project.apiKey, q, 10);
+      const titles = new Map(project.items.map((i) => [i.itemId, i.title]));
+      for (const r of found) examples.push(`"${q}" → ${(titles.get(r.itemId) ?? r.itemId).slice(0, 100)}`);
       seen.nonsense.push(...found.map((r) => r.scores));
       seen.byQuery.push({ q, scores: found.map((r) => r.scores) });
       const lines = await packLines(server, project.apiKey, q);
@@ -216,6 +219,7 @@ async function nonsense(server: BenchServer, projects: readonly Project[]): Prom
       if (found.length > 0 || lines.length > 0) offenders.add(q);
     }
   }
+  for (const e of examples.slice(0, 12)) console.log(`  ${e}`);
   const quantiles = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
     const at = (p: number) => (sorted.length ? fmt(sorted[Math.floor(p * (sorted.length - 1))]!, 3) : '—');
