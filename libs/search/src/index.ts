@@ -9,3 +9,4 @@ export * from './strategy';
 export * from './web-query';
 export * from './shared-words';
 export * from './stopwords';
+export * from './match-floor';
