@@ -39,7 +39,9 @@ function pairedTicks(text: string): string {
   const ticks = text.match(/`/g)?.length ?? 0;
   if (ticks % 2 === 0) return text;
   const last = text.lastIndexOf('`');
-  return `${text.slice(0, last)}\\${text.slice(last)}`;
+  // Already escaped (an odd run of backslashes before it): it is literal as it stands.
+  const slashes = /\\*$/.exec(text.slice(0, last))![0].length;
+  return slashes % 2 === 1 ? text : `${text.slice(0, last)}\\${text.slice(last)}`;
 }
 
 function openerEscaped(text: string): string {

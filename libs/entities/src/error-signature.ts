@@ -13,7 +13,7 @@ const ERROR_LINE =
  * new Error(…)`, `@@ -1,4 +1,5 @@`), where "error" is code being changed.
  */
 const NOISE =
-  /^(?:exit code \d+|warn(?:ing)?\b.*pre-release|\s*\|?\s*$|-+$|={3,}|\^+$|[\w -]+\(\d+\/\d+\)|[\w ]+:\s+\d{1,3}%|[+-](?![+-]{2})|@@ )/i;
+  /^(?:exit code \d+|warn(?:ing)?\b.*pre-release|\s*\|?\s*$|-+$|={3,}|\^+$|[\w -]+\(\d+\/\d+\)\s*$|[\w ]+:\s+\d{1,3}%[\s\d(/),.]*$|[+-]\s|@@ )/i;
 // eslint-disable-next-line no-control-regex -- terminal colour codes are control characters
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 

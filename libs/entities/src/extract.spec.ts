@@ -123,6 +123,9 @@ describe('names', () => {
   it('reads no install command inside a quoted message', () => {
     expect(installedPackages('git commit -m "Use npm install instead of npm ci to avoid lockfile drift"')).toEqual([]);
     expect(installedPackages(`git commit -m 'switch to pnpm add for speed' && npm i zod`)).toEqual(['zod']);
+    // A one-word quoted argument before the command keeps the quotes in step.
+    expect(installedPackages('cd "app" && npm i zod && echo "ok go"')).toEqual(['zod']);
+    expect(installedPackages(`pip install 'requests>=2' && npm i zod && echo 'all done'`)).toEqual(['requests', 'zod']);
   });
 
   it('finds files and symbols in item text', () => {
@@ -141,6 +144,9 @@ describe('errorSignature of output that is not an error line', () => {
     );
     expect(errorSignature('@@ -1,3 +1,4 @@\n+  throw new Error("cart is empty");\n-  return 0;')).toBeUndefined();
     expect(errorSignature('Receiving objects:  45% (450/1000)')).toBeUndefined();
+    // A shell's own prefix and a count inside an error line are not progress or diff lines.
+    expect(errorSignature('-bash: pnpm: command not found')).toBe('-bash: pnpm: command not found');
+    expect(errorSignature('Tests failed (3/10) in the cart suite')).toBeDefined();
   });
 });
 

@@ -72,7 +72,7 @@ export function installedPackages(command: string): string[] {
   const found = new Set<string>();
   // Words in quotes are text (a commit message saying "use npm install instead of npm ci"), not
   // a command run; a quoted single word ("requests>=2") is still a package spec.
-  const unquoted = command.replace(/"(?:[^"\\\n]|\\.)*\s(?:[^"\\\n]|\\.)*"|'[^'\n]*\s[^'\n]*'/g, ' ');
+  const unquoted = command.replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, (quoted) => (/\s/.test(quoted) ? ' ' : quoted));
   for (const match of unquoted.matchAll(INSTALL)) {
     for (const word of match[1]!.trim().split(/\s+/)) {
       if (word.startsWith('-') || word.startsWith('.') || word.startsWith('/')) continue;

@@ -110,6 +110,8 @@ describe('MCP formatting', () => {
       ['[lint] runs ruff', '[lint] runs ruff'],
       ['a*b and cached_data', 'a*b and cached_data'],
       ['`x` is one `y', '`x` is one \\`y'],
+      ['echo \\`date` and `x', 'echo \\`date` and \\`x'],
+      ['a \\` left as it is', 'a \\` left as it is'],
     ])('shows %s to the model as the code writes it', (facts, shown) => {
       expect(formatItem({ ...item, facts }).split('\n')[3]).toBe(shown);
     });

@@ -73,18 +73,20 @@ export class SearchRepository {
     const statuses = [...filter.statuses];
     const types = filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``;
     const { rows } = await sql<FullTextHit>`
-      with raw(t, boost) as (
-        select w, 1.0 from regexp_split_to_table(${query.words} || ' ' || memex_code_words(${query.words}), '[[:space:]]+') w
+      with raw(t, boost, ord) as (
+        select p, 2.0, ord - 1000 from unnest(${[...query.phrases]}::text[]) with ordinality as u(p, ord)
         union all
-        select p, 2.0 from unnest(${[...query.phrases]}::text[]) p
+        select w, 1.0, ord from regexp_split_to_table(${query.words} || ' ' || memex_code_words(${query.words}), '[[:space:]]+')
+          with ordinality as u(w, ord)
       ),
-      terms as (
-        select distinct on (q::text) q, boost
+      distinct_terms as (
+        select distinct on (q::text) q, boost, ord
           from raw, lateral (select case when boost > 1 then phraseto_tsquery('english', t) else plainto_tsquery('english', t) end as q) x
          where t <> '' and numnode(x.q) > 0
-         order by q::text, boost desc
-         limit ${MAX_TERMS}
+         order by q::text, boost desc, ord
       ),
+      -- A long prompt keeps its phrases and its first words, as written.
+      terms as (select q, boost from distinct_terms order by ord limit ${MAX_TERMS}),
       weighted as (
         select t.q, d.df, t.boost * ln(1 + ${DF_CAP}::float8 / (d.df + 0.5)) as idf
           from terms t, lateral (

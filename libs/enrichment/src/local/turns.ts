@@ -137,7 +137,9 @@ export function rejectedClosings(turns: readonly Turn[]): Set<string> {
     const closing = closingMessage(turns[i - 1]!);
     if (!closing) return;
     const byPerson = turn.prompt !== undefined && turn.promptInWindow && rejects(turn.prompt.text, closing.text);
-    const byAssistant = assistantTexts(turn).some((t) => RETRACTS.test(t.text));
+    // Only where the turn opens: "the real cause is …" later on may be about something else.
+    const opening = assistantTexts(turn)[0];
+    const byAssistant = opening !== undefined && RETRACTS.test(opening.text);
     if (byPerson || byAssistant) rejected.add(closing.event.eventId);
   });
   return rejected;
