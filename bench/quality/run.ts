@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
   BENCH_ADMIN,
-  REALDATA,
-  TRANSCRIPT_DIRS,
   api,
   liveItems,
   loadSession,
+  skippedWithoutTranscripts,
   transcriptPath,
   type StoredItem,
 } from '../support/real-sessions';
@@ -212,12 +211,7 @@ function sameAcrossRuns(runs: readonly Result[][]): string {
 }
 
 async function main(): Promise<void> {
-  const dirs = TRANSCRIPT_DIRS.filter((d) => existsSync(d));
-  if (dirs.length === 0) {
-    console.log(`bench:quality SKIPPED: no transcripts under ${REALDATA}`);
-    console.log("  (clone this repository beside the project's shared/ folder, or set MEMEX_REALDATA_DIR)");
-    return;
-  }
+  if (skippedWithoutTranscripts('bench:quality')) return;
   if (DUMP) mkdirSync(DUMP, { recursive: true });
   const labels = loadLabels(LABELS).filter((l) => transcriptPath(l.transcript) !== undefined);
   const judgements = loadJudgements(JUDGEMENTS);

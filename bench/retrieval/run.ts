@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createDatabase } from '@memex/db';
@@ -6,11 +6,10 @@ import { itemText, loadLabels, states, type LabelledFact, type SessionLabels } f
 import { seedSearchCorpus } from '../search/corpus';
 import {
   BENCH_ADMIN,
-  REALDATA,
-  TRANSCRIPT_DIRS,
   api,
   liveItems,
   loadSession,
+  skippedWithoutTranscripts,
   transcriptPath,
   type StoredItem,
 } from '../support/real-sessions';
@@ -239,11 +238,7 @@ async function nonsense(server: BenchServer, projects: readonly Project[]): Prom
 }
 
 async function main(): Promise<void> {
-  if (!TRANSCRIPT_DIRS.some((d) => existsSync(d))) {
-    console.log(`bench:retrieval SKIPPED: no transcripts under ${REALDATA}`);
-    console.log("  (clone this repository beside the project's shared/ folder, or set MEMEX_REALDATA_DIR)");
-    return;
-  }
+  if (skippedWithoutTranscripts('bench:retrieval')) return;
   const sets = loadSets();
   const server = await startAllInOne('retrieval', {
     MEMEX_ADMIN_TOKEN: BENCH_ADMIN,

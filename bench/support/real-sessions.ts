@@ -115,3 +115,11 @@ export async function liveItems(server: BenchServer, key: string): Promise<Store
   } while (cursor);
   return items.filter((i) => i.status !== 'superseded' && i.status !== 'archived');
 }
+
+/** True, after saying so, when no transcripts are beside the clone: the bench then has nothing to measure. */
+export function skippedWithoutTranscripts(bench: string): boolean {
+  if (TRANSCRIPT_DIRS.some((d) => existsSync(d))) return false;
+  console.log(`${bench} SKIPPED: no transcripts under ${REALDATA}`);
+  console.log("  (clone this repository beside the project's shared/ folder, or set MEMEX_REALDATA_DIR)");
+  return true;
+}
