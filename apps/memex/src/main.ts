@@ -26,7 +26,7 @@ const FEATURES = [
 ];
 
 runMain(async (config) => {
-  const applied = await prepareRuntime(config);
+  const applied = await prepareRuntime(config, { embedded: true });
   const app = await createHttpApp(rootModule(config, FEATURES), config);
   await app.listen({ host: config.HOST, port: config.PORT });
 

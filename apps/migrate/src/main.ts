@@ -25,6 +25,6 @@ runMain(async (config) => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   }
-  const applied = await prepareRuntime({ ...config, MIGRATE_ON_START: true });
+  const applied = await prepareRuntime({ ...config, MIGRATE_ON_START: true }, { embedded: true });
   logger.info({ applied, count: applied.length }, 'migrations applied');
 });

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowList, parseExtraPatterns } from '@memex/redaction';
 
@@ -47,6 +49,14 @@ const jsonSetting = <T>(parse: (json: string) => T, fallback: T) =>
  */
 export const configSchema = z
   .object({
+    /**
+     * `embedded` (PostgreSQL in process with PGlite, data under MEMEX_HOME; the queue in
+     * process) or `server` (PostgreSQL, Redis and BullMQ). Unset, it is `server` when
+     * DATABASE_URL or REDIS_URL is set and `embedded` otherwise (see `loadConfig`).
+     */
+    MEMEX_MODE: z.enum(['embedded', 'server']).default('embedded'),
+    /** Where embedded mode keeps its database (`MEMEX_HOME/pgdata`) and its lock. */
+    MEMEX_HOME: z.string().min(1).default(join(homedir(), '.memex')),
     DATABASE_URL: z
       .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
       .default('postgres://postgres@127.0.0.1:5432/memex'),

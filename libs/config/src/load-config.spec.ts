@@ -11,6 +11,21 @@ describe('loadConfig', () => {
     expect(config.LOG_LEVEL).toBe('info');
   });
 
+  it('runs embedded, in MEMEX_HOME, when no server is named; server mode when one is', () => {
+    const embedded = loadConfig({ HOME: '/ignored', MEMEX_HOME: '/data/memex' });
+    expect(embedded).toMatchObject({ MEMEX_MODE: 'embedded', MEMEX_LOCAL_STATE_DIR: '/data/memex' });
+    expect(loadConfig({}).MEMEX_HOME).toMatch(/\.memex$/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/memex' }).MEMEX_MODE).toBe('server');
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379/2' })).toMatchObject({
+      MEMEX_MODE: 'server',
+      MEMEX_LOCAL_STATE_DIR: '.memex',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/memex', MEMEX_MODE: 'embedded' }).MEMEX_MODE).toBe('embedded');
+    expect(loadConfig({ MEMEX_MODE: 'server' }).MEMEX_MODE).toBe('server');
+    expect(loadConfig({ MEMEX_HOME: '/h', MEMEX_LOCAL_STATE_DIR: '/keys' }).MEMEX_LOCAL_STATE_DIR).toBe('/keys');
+    expect(() => loadConfig({ MEMEX_MODE: 'cloud' })).toThrow(ConfigError);
+  });
+
   it('reads and coerces what is set', () => {
     const config = loadConfig({ PORT: '9090', MEMEX_ADMIN_TOKEN: 'a'.repeat(16), LOG_LEVEL: 'debug' });
     expect(config).toMatchObject({ PORT: 9090, MEMEX_ADMIN_TOKEN: 'a'.repeat(16), LOG_LEVEL: 'debug' });

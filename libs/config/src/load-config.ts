@@ -11,8 +11,16 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "unset", as in most shells' `FOO= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  // Naming a server is choosing server mode; with neither, one developer's machine runs it all in process.
+  if (present.MEMEX_MODE === undefined && (present.DATABASE_URL || present.REDIS_URL)) present.MEMEX_MODE = 'server';
   const result = configSchema.safeParse(present);
-  if (result.success) return result.data;
+  if (result.success) {
+    // Embedded mode keeps one developer's Memex in one place: the database and the local key.
+    if (result.data.MEMEX_MODE === 'embedded' && present.MEMEX_LOCAL_STATE_DIR === undefined) {
+      return { ...result.data, MEMEX_LOCAL_STATE_DIR: result.data.MEMEX_HOME };
+    }
+    return result.data;
+  }
   throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
 }
 

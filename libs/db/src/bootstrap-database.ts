@@ -1,5 +1,4 @@
-import type { Client } from 'pg';
-import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
 import { standaloneClient } from './connection-loss';
 import { MIGRATIONS } from './migrations';
 import type { DB } from './schema';
@@ -54,11 +53,13 @@ export interface MigrationOutcome {
   newer: string[];
 }
 
-async function executedMigrations(lock: Client): Promise<string[]> {
-  const table = await lock.query(`select to_regclass('public.kysely_migration') as t`);
+type RunQuery = (text: string) => Promise<{ rows: Array<{ t?: unknown; name?: string }> }>;
+
+async function executedMigrations(query: RunQuery): Promise<string[]> {
+  const table = await query(`select to_regclass('public.kysely_migration') as t`);
   if (!table.rows[0]?.t) return [];
-  const rows = await lock.query<{ name: string }>('select name from kysely_migration order by name');
-  return rows.rows.map((r) => r.name);
+  const rows = await query('select name from kysely_migration order by name');
+  return rows.rows.map((r) => r.name!);
 }
 
 /**
@@ -76,30 +77,42 @@ export async function migrateToLatest(db: Kysely<DB>, url: string): Promise<Migr
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    const known = Object.keys(MIGRATIONS);
-    const executed = await executedMigrations(lock);
-    const newer = executed.filter((name) => !known.includes(name));
-    if (newer.length > 0) {
-      const missing = known.filter((name) => !executed.includes(name));
-      if (missing.length > 0) {
-        throw new MigrationError(
-          `the database has migrations this code does not know (${newer.join(', ')}) and lacks ${missing.join(', ')}`,
-          [],
-        );
-      }
-      return { applied: [], newer };
-    }
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
-    const { error, results = [] } = await migrator.migrateToLatest();
-    if (error) {
-      const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-      throw new MigrationError(`migration ${failed} failed: ${(error as Error).message ?? error}`, results);
-    }
-    return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName), newer: [] };
+    return await applyMigrations(db, await executedMigrations((text) => lock.query(text)));
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.end();
   }
+}
+
+/**
+ * Applies pending migrations on a database only this process opens (embedded mode: the
+ * home's lock keeps every other process out), through its one connection.
+ */
+export async function migrateInProcess(db: Kysely<DB>): Promise<MigrationOutcome> {
+  const executed = await executedMigrations((text) => sql.raw<{ t?: unknown; name?: string }>(text).execute(db));
+  return applyMigrations(db, executed);
+}
+
+async function applyMigrations(db: Kysely<DB>, executed: string[]): Promise<MigrationOutcome> {
+  const known = Object.keys(MIGRATIONS);
+  const newer = executed.filter((name) => !known.includes(name));
+  if (newer.length > 0) {
+    const missing = known.filter((name) => !executed.includes(name));
+    if (missing.length > 0) {
+      throw new MigrationError(
+        `the database has migrations this code does not know (${newer.join(', ')}) and lacks ${missing.join(', ')}`,
+        [],
+      );
+    }
+    return { applied: [], newer };
+  }
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new MigrationError(`migration ${failed} failed: ${(error as Error).message ?? error}`, results);
+  }
+  return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName), newer: [] };
 }
 
 /** Migrations this code knows that the database has not applied (all of them when it does not exist). */
@@ -112,7 +125,7 @@ export async function pendingMigrations(url: string): Promise<string[]> {
     throw error;
   }
   try {
-    const executed = await executedMigrations(client);
+    const executed = await executedMigrations((text) => client.query(text));
     return Object.keys(MIGRATIONS).filter((name) => !executed.includes(name));
   } finally {
     await client.end();

@@ -8,7 +8,7 @@ const INT8_OID = 20;
  * bigint columns (sequences, revisions) come back as numbers: they stay far below 2^53,
  * and numbers compare and serialize the way the rest of the code expects.
  */
-function typeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+export function typeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
   if (oid === INT8_OID) return (value: string) => Number(value);
   return types.getTypeParser(oid, format as 'text');
 }

@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type IORedis from 'ioredis';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Config } from '@memex/config';
 import { assembleBrain, assembleSummary, type BrainView, type SummaryView } from '@memex/brain';
 import { MemoryItemAdminRepository, ProjectRepository } from '@memex/db';
 import { RevisionCache } from './revision-cache';
-import { CONFIG, PRODUCER_REDIS, TtlCache } from '@memex/server';
+import { CONFIG, SHARED_CACHE, TtlCache, type SharedCache } from '@memex/server';
 
 /** Entries of old revisions are useless: keep them only as long as a working session revalidates. */
 const CACHE_TTL_SECONDS = 15 * 60;
@@ -22,11 +21,10 @@ export function cacheableBudget(budget: number): boolean {
  * Assembles and caches brains. The cache key holds the project's memory revision (bumped by
  * every change to its items), the options and the UTC day (ages in the document change
  * daily), so a cached brain is never stale and a revalidation reads one project row and one
- * small Redis key, never item rows. Redis trouble only costs speed: the brain is assembled anyway.
+ * small cache key (Redis in server mode), never item rows. Cache trouble only costs speed: the brain is assembled anyway.
  */
 @Injectable()
 export class BrainService {
-  private readonly logger = new Logger(BrainService.name);
   /**
    * Hashes of brains this process has seen, by their full cache key. The key holds the
    * revision, so an entry can never be stale; it saves revalidations a Redis round trip.
@@ -39,7 +37,7 @@ export class BrainService {
     private readonly projects: ProjectRepository,
     private readonly items: MemoryItemAdminRepository,
     private readonly revisions: RevisionCache,
-    @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
+    @Inject(SHARED_CACHE) private readonly cache: SharedCache,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -53,7 +51,7 @@ export class BrainService {
     const key = await this.key(projectId, kind, now);
     const known = this.hashes.get(key);
     if (known) return known;
-    const hash = await this.redis.get(`${key}:hash`).catch(() => null);
+    const hash = await this.cache.get(`${key}:hash`);
     if (hash) this.hashes.set(key, hash);
     return hash;
   }
@@ -93,7 +91,7 @@ export class BrainService {
     build: () => Promise<{ value: T; hash: string }>,
   ): Promise<T> {
     const key = await this.key(projectId, kind, now);
-    const hit = await this.redis.get(key).catch(() => null);
+    const hit = await this.cache.get(key);
     if (hit) return JSON.parse(hit) as T;
     const pending = this.building.get(key);
     if (pending) return pending as Promise<T>;
@@ -105,12 +103,13 @@ export class BrainService {
   private async build<T>(key: string, build: () => Promise<{ value: T; hash: string }>): Promise<T> {
     const { value, hash } = await build();
     this.hashes.set(key, hash);
-    await this.redis
-      .multi()
-      .set(key, JSON.stringify(value), 'EX', CACHE_TTL_SECONDS)
-      .set(`${key}:hash`, hash, 'EX', CACHE_TTL_SECONDS)
-      .exec()
-      .catch((error: Error) => this.logger.warn({ err: error.message }, 'brain cache write failed'));
+    await this.cache.setMany(
+      [
+        [key, JSON.stringify(value)],
+        [`${key}:hash`, hash],
+      ],
+      CACHE_TTL_SECONDS,
+    );
     return value;
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
-import { ItemChanges, MemoryItemAdminRepository } from '@memex/db';
+import { ItemChanges, MemoryItemAdminRepository, PG_POOL, listenForNotifications } from '@memex/db';
 import { CONFIG, TtlCache } from '@memex/server';
 
 const CHANNEL = 'memex_memory_revision';
@@ -16,7 +16,7 @@ const CHANNEL = 'memex_memory_revision';
 export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RevisionCache.name);
   private readonly revisions = new TtlCache<number>(3_600_000, 50_000);
-  private listener: Client | undefined;
+  private stop: (() => Promise<void>) | undefined;
   private listening = false;
   /** Bumped whenever listening starts or stops: a read that spans a change is not trusted. */
   private generation = 0;
@@ -28,6 +28,7 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly items: MemoryItemAdminRepository,
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(PG_POOL) private readonly pool: Pool,
     changes: ItemChanges,
   ) {
     // This process's own writes are known at once, before their notification comes back.
@@ -42,7 +43,7 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
     this.stopListening();
     this.closed = true;
     clearTimeout(this.retry);
-    await this.listener?.end().catch(() => undefined);
+    await this.stop?.();
   }
 
   async revision(projectId: string): Promise<number> {
@@ -70,20 +71,14 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({
-      connectionString: this.config.DATABASE_URL,
-      application_name: 'memex-brain-revisions',
-    });
-    client.on('notification', (message) => {
-      const [projectId, revision] = (message.payload ?? '').split(':');
-      if (projectId && revision) this.remember(projectId, Number(revision));
-    });
-    client.on('error', (error) => this.lost(error));
-    client.on('end', () => this.lost(new Error('connection ended')));
     try {
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      this.listener = client;
+      this.stop = await listenForNotifications(this.pool, this.config.DATABASE_URL, CHANNEL, {
+        onMessage: (payload) => {
+          const [projectId, revision] = payload.split(':');
+          if (projectId && revision) this.remember(projectId, Number(revision));
+        },
+        onLost: (error) => this.lost(error),
+      });
       this.listening = true;
       this.generation += 1;
     } catch (error) {

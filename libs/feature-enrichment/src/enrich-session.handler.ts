@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Job } from 'bullmq';
 import type { Config } from '@memex/config';
-import type { JobPayload } from '@memex/queue';
+import type { JobPayload, QueueJob } from '@memex/queue';
 import type { JobHandler } from '@memex/server';
 import { EnrichmentService, type EnrichmentReport } from './enrichment.service';
 
@@ -17,7 +16,7 @@ export class EnrichSessionHandler implements JobHandler<'enrichSession'> {
   }
 
   /** The report becomes the job's return value: what it did, what it rejected, what it cost. */
-  async handle(payload: JobPayload<'enrichSession'>, job: Job): Promise<EnrichmentReport> {
+  async handle(payload: JobPayload<'enrichSession'>, job: QueueJob): Promise<EnrichmentReport> {
     const report = await this.enrichment.enrichSession(payload.projectId, payload.sessionId, `job:${job.id}`);
     this.logger.log({ jobId: job.id, sessionId: payload.sessionId, ...report }, 'session enriched');
     return report;

@@ -1,9 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { QUEUES } from '@memex/queue';
-import { MetricsRegistry, withDeadline } from '@memex/server';
+import { ALL_QUEUES, MetricsRegistry, withDeadline, type AllQueues } from '@memex/server';
 
 const DEPTH_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
 
@@ -14,7 +12,8 @@ export class IngestMetrics {
   readonly enqueueFailures: Counter;
   readonly reconciled: Counter;
 
-  constructor(metrics: MetricsRegistry, @InjectQueue(QUEUES.enrichment) queue: Queue) {
+  constructor(metrics: MetricsRegistry, @Inject(ALL_QUEUES) queues: AllQueues) {
+    const queue = queues[QUEUES.enrichment];
     this.eventsAccepted = metrics.counter('memex_ingest_events_accepted_total', 'Events stored');
     this.eventsDuplicate = metrics.counter(
       'memex_ingest_events_duplicate_total',

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DelayedError, type Job } from 'bullmq';
 import type { Config } from '@memex/config';
 import { HygieneRunRepository } from '@memex/db';
-import type { JobPayload } from '@memex/queue';
+import { DelayedError, type JobPayload, type QueueJob } from '@memex/queue';
 import type { JobHandler } from '@memex/server';
 import { HygieneMetrics } from './hygiene.metrics';
 import { HygienePassService } from './hygiene-pass.service';
@@ -25,7 +24,7 @@ export class HygienePassHandler implements JobHandler<'hygienePass'> {
     return config.HYGIENE_CONCURRENCY;
   }
 
-  async handle(payload: JobPayload<'hygienePass'>, job: Job, token?: string): Promise<unknown> {
+  async handle(payload: JobPayload<'hygienePass'>, job: QueueJob, token?: string): Promise<unknown> {
     const run = payload.runId
       ? await this.runs.find(payload.runId, payload.projectId)
       : await this.runs.create({ ...payload, requestedBy: 'scheduler' });

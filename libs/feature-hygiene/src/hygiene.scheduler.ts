@@ -32,7 +32,7 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     private readonly jobs: JobQueue,
-    @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
+    @Inject(PRODUCER_REDIS) private readonly redis: IORedis | null,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -46,11 +46,11 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
     await this.upsert();
     this.logger.log({ everyMs: every, mode: this.config.HYGIENE_SCHEDULED_MODE }, 'hygiene passes scheduled');
     this.check.start(this.config.HYGIENE_SCHEDULE_CHECK_MS);
-    this.redis.on('ready', this.onReady);
+    this.redis?.on('ready', this.onReady);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.redis.off('ready', this.onReady);
+    this.redis?.off('ready', this.onReady);
     await this.check.stop();
   }
 

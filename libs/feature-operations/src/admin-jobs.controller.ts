@@ -1,8 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
-import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { DomainError, queryInteger } from '@memex/domain';
-import { QUEUES, type QueueName } from '@memex/queue';
+import { QUEUES, type QueueJob, type QueueName } from '@memex/queue';
 import { ALL_QUEUES, AdminTokenGuard, ZodPipe, type AllQueues } from '@memex/server';
 
 const STATES = ['failed', 'waiting', 'delayed', 'active', 'completed'] as const;
@@ -20,7 +19,7 @@ const jobParamsSchema = z.strictObject({
   jobId: z.string().min(1).max(300),
 });
 
-function summary(job: Job) {
+function summary(job: QueueJob) {
   return {
     id: job.id,
     name: job.name,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createBullBoard } from '@bull-board/api';
+import { Queue } from 'bullmq';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -43,10 +44,14 @@ export class QueueBoard implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    // Bull Board reads BullMQ's queues in Redis: embedded mode's queues in process have none
+    // (the admin jobs API and the dashboard's Health page show them).
+    const queues = Object.values(this.queues).filter((q): q is Queue => q instanceof Queue);
+    if (queues.length === 0) return;
     const board = new FastifyAdapter();
     board.setBasePath(QUEUE_BOARD_PATH);
     createBullBoard({
-      queues: Object.values(this.queues).map((queue) => new BullMQAdapter(queue)),
+      queues: queues.map((queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
     });
     const expected = this.config.MEMEX_ADMIN_TOKEN;

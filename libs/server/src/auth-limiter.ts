@@ -43,7 +43,7 @@ export class AuthFailureLimiter {
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
-    @Inject(PRODUCER_REDIS) redis: IORedis,
+    @Inject(PRODUCER_REDIS) redis: IORedis | null,
     metrics: MetricsRegistry,
   ) {
     const limiter = (name: string, points: number) => {
@@ -53,6 +53,8 @@ export class AuthFailureLimiter {
         blockDuration: config.AUTH_RATE_LIMIT_BLOCK_SECONDS,
         keyPrefix: `${config.QUEUE_PREFIX}:auth-failures:${name}`,
       };
+      // Embedded mode is one process: its memory is the shared count.
+      if (!redis) return new RateLimiterMemory(options);
       return new RateLimiterRedis({
         ...options,
         storeClient: redis,

@@ -1,11 +1,34 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { ConfigError, loadConfig, redactUrl, type Config } from '@memex/config';
-import { MigrationError, createDatabase, ensureDatabaseExists, migrateToLatest, pendingMigrations } from '@memex/db';
+import {
+  MigrationError,
+  createDatabase,
+  createEmbeddedDatabase,
+  ensureDatabaseExists,
+  migrateInProcess,
+  migrateToLatest,
+  pendingMigrations,
+} from '@memex/db';
+import { embeddedDataDir } from './embedded-home';
+import { HomeLockedError, lockHome } from './home-lock';
 import { PlatformModule } from './platform.module';
 import { DependencyUnavailableError, checkDependencies } from './preflight';
 
-/** What every process does before Nest starts: dependencies answer, database exists, schema current. */
-export async function prepareRuntime(config: Config): Promise<string[]> {
+/**
+ * What every process does before Nest starts: dependencies answer, database exists, schema
+ * current. In embedded mode only a process that runs everything may start (`embedded: true`):
+ * the database is in process, so a split service would have nothing to share it with.
+ */
+export async function prepareRuntime(config: Config, options: { embedded?: boolean } = {}): Promise<string[]> {
+  if (config.MEMEX_MODE === 'embedded') {
+    if (!options.embedded) {
+      throw new DependencyUnavailableError(
+        'this service runs beside PostgreSQL and Redis: set DATABASE_URL and REDIS_URL (or MEMEX_MODE=server). ' +
+          '`npm start` runs every service in one process without them.',
+      );
+    }
+    return prepareEmbedded(config);
+  }
   await checkDependencies(config);
   if (!config.MIGRATE_ON_START) {
     const pending = await pendingMigrations(config.DATABASE_URL);
@@ -29,6 +52,26 @@ export async function prepareRuntime(config: Config): Promise<string[]> {
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'memex-migrate' });
   try {
     const { applied, newer } = await migrateToLatest(db, config.DATABASE_URL);
+    if (newer.length > 0) {
+      process.stderr.write(
+        `memex: the database is ahead of this release (${newer.join(', ')}); running on it as it is\n`,
+      );
+    }
+    return applied;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Embedded mode: takes MEMEX_HOME for this process (a second process on it is refused) and
+ * brings its database up to this release.
+ */
+async function prepareEmbedded(config: Config): Promise<string[]> {
+  lockHome(config.MEMEX_HOME);
+  const db = await createEmbeddedDatabase(embeddedDataDir(config));
+  try {
+    const { applied, newer } = await migrateInProcess(db);
     if (newer.length > 0) {
       process.stderr.write(
         `memex: the database is ahead of this release (${newer.join(', ')}); running on it as it is\n`,
@@ -73,7 +116,11 @@ export function runMain(main: (config: Config) => Promise<void>): void {
     });
   }
   main(config).catch((error: unknown) => {
-    if (error instanceof DependencyUnavailableError || error instanceof MigrationError) {
+    if (
+      error instanceof DependencyUnavailableError ||
+      error instanceof MigrationError ||
+      error instanceof HomeLockedError
+    ) {
       process.stderr.write(`memex: ${error.message}\n`);
     } else process.stderr.write(`memex: start-up failed: ${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);

@@ -22,10 +22,12 @@ import {
   SearchRepository,
   SessionRepository,
   createPool,
+  openEmbeddedPool,
   type DB,
 } from '@memex/db';
 import { CONFIG } from './config.module';
 import { throttledWarning } from './connection-errors';
+import { embeddedDataDir } from './embedded-home';
 
 const REPOSITORIES = [
   ItemChanges,
@@ -53,16 +55,18 @@ const REPOSITORIES = [
       provide: PG_POOL,
       inject: [CONFIG],
       useFactory: (config: Config) =>
-        createPool({
-          url: config.DATABASE_URL,
-          poolSize: config.DB_POOL_SIZE,
-          applicationName: 'memex',
-          onConnectionError: throttledWarning(
-            new Logger('Database'),
-            'a database connection broke; the pool opens a new one',
-            config.DATABASE_URL,
-          ),
-        }),
+        config.MEMEX_MODE === 'embedded'
+          ? openEmbeddedPool(embeddedDataDir(config))
+          : createPool({
+              url: config.DATABASE_URL,
+              poolSize: config.DB_POOL_SIZE,
+              applicationName: 'memex',
+              onConnectionError: throttledWarning(
+                new Logger('Database'),
+                'a database connection broke; the pool opens a new one',
+                config.DATABASE_URL,
+              ),
+            }),
     },
     {
       provide: KYSELY,

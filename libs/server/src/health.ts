@@ -19,7 +19,7 @@ async function probe(check: () => Promise<unknown>, timeoutMs = 2000): Promise<{
 export class HealthController {
   constructor(
     @Inject(KYSELY) private readonly db: Kysely<DB>,
-    @Inject(PRODUCER_REDIS) private readonly redis: IORedis,
+    @Inject(PRODUCER_REDIS) private readonly redis: IORedis | null,
   ) {}
 
   /** The process is up and serving; says nothing of its dependencies. */
@@ -28,16 +28,17 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready to take traffic: Postgres and Redis both answer. */
+  /** Ready to take traffic: Postgres and Redis both answer (embedded mode has no Redis to ask). */
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
+    const redisClient = this.redis;
     const [postgres, redis] = await Promise.all([
       // A pooled connection the server dropped is not the database being away: try a fresh one.
       probe(() => retryOnConnectionLoss(() => sql`select 1`.execute(this.db))),
-      probe(() => this.redis.ping()),
+      redisClient ? probe(() => redisClient.ping()) : undefined,
     ]);
-    const ok = postgres.ok && redis.ok;
+    const ok = postgres.ok && (redis?.ok ?? true);
     void reply.status(ok ? 200 : 503);
-    return { status: ok ? 'ok' : 'unavailable', checks: { postgres, redis } };
+    return { status: ok ? 'ok' : 'unavailable', checks: { postgres, ...(redis ? { redis } : {}) } };
   }
 }

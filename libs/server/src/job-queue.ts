@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Job } from 'bullmq';
-import { JOBS, jobRequest, type EnqueueOptions, type JobKey, type JobPayload } from '@memex/queue';
+import { JOBS, jobRequest, type EnqueueOptions, type JobKey, type JobPayload, type QueueJob } from '@memex/queue';
 import { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
 /**
@@ -53,8 +52,8 @@ export class JobQueue {
     return (await this.queues[JOBS[key].queue].getJobScheduler(schedulerId)) !== undefined;
   }
 
-  /** A job of this kind by its id, if BullMQ still holds it. */
-  async find<K extends JobKey>(key: K, jobId: string): Promise<Job | undefined> {
+  /** A job of this kind by its id, if the queue still holds it. */
+  async find<K extends JobKey>(key: K, jobId: string): Promise<QueueJob | undefined> {
     return (await this.queues[JOBS[key].queue].getJob(jobId)) ?? undefined;
   }
 }

@@ -37,7 +37,7 @@ export class PlatformModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
-        QueueModule,
+        QueueModule.forRoot(config),
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.LOG_LEVEL,

@@ -1,6 +1,5 @@
-import type { Queue } from 'bullmq';
-import type { QueueName } from '@memex/queue';
+import type { QueueName, QueuePort } from '@memex/queue';
 
-/** Every queue of the registry by name (`Record<QueueName, Queue>`), for views of them all. */
+/** Every queue of the registry by name, for views of them all (BullMQ queues or queues in process). */
 export const ALL_QUEUES = Symbol('ALL_QUEUES');
-export type AllQueues = Record<QueueName, Queue>;
+export type AllQueues = Record<QueueName, QueuePort>;

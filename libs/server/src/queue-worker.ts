@@ -7,20 +7,24 @@ import {
   type OnApplicationBootstrap,
   type Type,
 } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Worker } from 'bullmq';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
 import {
+  InProcessQueue,
   JOBS,
+  UnrecoverableError,
   assertHandlers,
   createRedisConnection,
   type JobKey,
   type JobPayload,
+  type QueueJob,
   type QueueName,
 } from '@memex/queue';
 import { CONFIG } from './config.module';
 import { logConnectionErrors } from './connection-errors';
 import { jobLogContext } from './log-context';
+import { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
 /** One class per job: the registry refuses to start a worker unless each job has exactly one. */
 export interface JobHandler<K extends JobKey = JobKey> {
@@ -28,15 +32,16 @@ export interface JobHandler<K extends JobKey = JobKey> {
   /** How many of this queue's jobs one process runs at once. */
   concurrency?(config: Config): number;
   /** `token` is the job's lock token, for handlers that move their job (e.g. back to delayed). */
-  handle(payload: JobPayload<K>, job: Job, token?: string): Promise<unknown>;
+  handle(payload: JobPayload<K>, job: QueueJob, token?: string): Promise<unknown>;
 }
 
 const JOB_HANDLERS = Symbol('JOB_HANDLERS');
 const WORKER_QUEUES = Symbol('WORKER_QUEUES');
 
 /**
- * Runs BullMQ workers for the queues a process consumes, on connections of their own that
- * wait for Redis rather than fail (BullMQ's requirement for blocking clients). Payloads are
+ * Runs the queues a process consumes: in server mode BullMQ workers, on connections of their
+ * own that wait for Redis rather than fail (BullMQ's requirement for blocking clients); in
+ * embedded mode the queues in process run the same handlers themselves. Payloads are
  * validated against the job's schema before the handler sees them: a malformed payload can
  * never succeed, so it fails at once without retries.
  */
@@ -50,6 +55,7 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
     @Inject(WORKER_QUEUES) private readonly queues: QueueName[],
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(ALL_QUEUES) private readonly all: AllQueues,
   ) {
     assertHandlers(
       queues,
@@ -60,13 +66,19 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
   onApplicationBootstrap(): void {
     for (const queue of this.queues) {
       const handlers = this.handlers.filter((h) => JOBS[h.job].queue === queue);
+      const concurrency = Math.max(...handlers.map((h) => h.concurrency?.(this.config) ?? 1));
+      const port = this.all[queue];
+      if (port instanceof InProcessQueue) {
+        port.process((job, token) => this.dispatch(handlers, job, token), concurrency);
+        continue;
+      }
       const connection = createRedisConnection(this.config.REDIS_URL, 'worker');
       logConnectionErrors(connection, this.logger, 'worker Redis connection error', this.config.REDIS_URL);
       this.connections.push(connection);
       const worker = new Worker(queue, (job, token) => this.dispatch(handlers, job, token), {
         connection,
         prefix: this.config.QUEUE_PREFIX,
-        concurrency: Math.max(...handlers.map((h) => h.concurrency?.(this.config) ?? 1)),
+        concurrency,
         stalledInterval: this.config.WORKER_STALLED_INTERVAL_MS,
         lockDuration: this.config.WORKER_STALLED_INTERVAL_MS,
       });
@@ -84,10 +96,13 @@ export class QueueWorkerHost implements OnApplicationBootstrap, BeforeApplicatio
   /** Stops taking jobs and waits for the ones running to finish, before the pools close. */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(
+      this.queues.map((q) => this.all[q]).flatMap((port) => (port instanceof InProcessQueue ? [port.close()] : [])),
+    );
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
   }
 
-  private async dispatch(handlers: JobHandler[], job: Job, token?: string): Promise<unknown> {
+  private async dispatch(handlers: JobHandler[], job: QueueJob, token?: string): Promise<unknown> {
     const handler = handlers.find((h) => JOBS[h.job].name === job.name);
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     const parsed = JOBS[handler.job].schema.safeParse(job.data);

@@ -1,16 +1,27 @@
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
-import { QUEUES, createRedisConnection } from '@memex/queue';
+import { InProcessQueue, QUEUES, createRedisConnection, type QueuePort } from '@memex/queue';
 import { CONFIG } from './config.module';
 import { logConnectionErrors } from './connection-errors';
 import { JobQueue } from './job-queue';
 import { ALL_QUEUES, type AllQueues } from './queue-tokens';
+import { MemorySharedCache, RedisSharedCache, SHARED_CACHE, type SharedCache } from './shared-cache';
 
 export { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
+/** The producers' Redis connection in server mode; `null` in embedded mode, where there is no Redis. */
 export const PRODUCER_REDIS = Symbol('PRODUCER_REDIS');
 const QUEUE_NAMES = Object.values(QUEUES);
 /** The @nestjs/bullmq configuration key of queues that enqueue from request paths. */
@@ -52,6 +63,7 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
+/** Server mode: BullMQ queues on Redis. */
 @Global()
 @Module({
   imports: [
@@ -66,11 +78,58 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
     {
       provide: ALL_QUEUES,
       inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
-      useFactory: (...queues: Queue[]): AllQueues =>
-        Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, queues[i]!])) as AllQueues,
+      useFactory: (...queues: Queue[]): AllQueues => {
+        // BullMQ's Queue is the port as it stands.
+        const ports: QueuePort[] = queues;
+        return Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, ports[i]!])) as AllQueues;
+      },
     },
     JobQueue,
+    {
+      provide: SHARED_CACHE,
+      inject: [PRODUCER_REDIS],
+      useFactory: (redis: IORedis): SharedCache =>
+        new RedisSharedCache(redis, (error) =>
+          new Logger('SharedCache').warn({ err: error.message }, 'cache write failed'),
+        ),
+    },
   ],
-  exports: [BullModule, RedisModule, ALL_QUEUES, JobQueue],
+  exports: [BullModule, RedisModule, ALL_QUEUES, JobQueue, SHARED_CACHE],
 })
-export class QueueModule {}
+class BullQueueModule {}
+
+/** Embedded mode's queues, closed (running jobs finished) when the process stops. */
+@Injectable()
+class InProcessQueues implements OnApplicationShutdown {
+  readonly queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, new InProcessQueue(name)])) as Record<
+    (typeof QUEUE_NAMES)[number],
+    InProcessQueue
+  >;
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+  }
+}
+
+/** Embedded mode: the same queues in this process, and no Redis. */
+@Global()
+@Module({
+  providers: [
+    InProcessQueues,
+    { provide: ALL_QUEUES, inject: [InProcessQueues], useFactory: (q: InProcessQueues): AllQueues => q.queues },
+    { provide: PRODUCER_REDIS, useValue: null },
+    { provide: SHARED_CACHE, useValue: new MemorySharedCache() },
+    JobQueue,
+  ],
+  exports: [ALL_QUEUES, PRODUCER_REDIS, JobQueue, SHARED_CACHE],
+})
+class InProcessQueueModule {}
+
+/** The job queues behind `JobQueue`: BullMQ on Redis in server mode, in process in embedded mode. */
+@Module({})
+export class QueueModule {
+  static forRoot(config: Config): DynamicModule {
+    const chosen = config.MEMEX_MODE === 'embedded' ? InProcessQueueModule : BullQueueModule;
+    return { module: QueueModule, global: true, imports: [chosen], exports: [chosen] };
+  }
+}

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Job } from 'bullmq';
-import type { JobPayload } from '@memex/queue';
+import type { JobPayload, QueueJob } from '@memex/queue';
 import type { JobHandler } from '@memex/server';
 import { EmbeddingSyncService, type SyncReport } from './embedding-sync.service';
 
@@ -11,7 +10,7 @@ export class SyncEmbeddingsHandler implements JobHandler<'syncEmbeddings'> {
 
   constructor(private readonly sync: EmbeddingSyncService) {}
 
-  async handle(payload: JobPayload<'syncEmbeddings'>, job: Job): Promise<SyncReport> {
+  async handle(payload: JobPayload<'syncEmbeddings'>, job: QueueJob): Promise<SyncReport> {
     const report = await this.sync.sync(payload.projectId);
     if (report.embedded + report.payloadOnly > 0) {
       this.logger.log({ jobId: job.id, projectId: payload.projectId, ...report }, 'embeddings synced');
