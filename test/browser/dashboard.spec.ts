@@ -72,12 +72,24 @@ async function openSection(name: string) {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   database = await createTestDatabase();
+  const project = await new ProjectRepository(database.db).createWithKey('web-app');
+  key = project.apiKey;
+  // What an LLM engine would have recorded today: the Health page shows it against the budget.
+  await new ModelUsageRepository(database.db).record(project.projectId, TODAY, 'openai', {
+    tokens: 1200,
+    promptTokens: 1000,
+    completionTokens: 200,
+    costUsd: 0.0042,
+    calls: 3,
+  });
+  // An embedded database is the one process's that runs on it: the test lets go of it first.
+  if (database.home) await database.db.destroy();
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   server = runEntry('apps/memex/src/main.js', {
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
+    ...(database.home
+      ? { MEMEX_MODE: 'embedded', MEMEX_HOME: database.home }
+      : { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }),
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -89,16 +101,6 @@ beforeAll(async () => {
     LLM_DAILY_TOKENS: '50000',
   });
   await waitForHttp(`${url}/health/ready`, 30_000);
-  const project = await new ProjectRepository(database.db).createWithKey('web-app');
-  key = project.apiKey;
-  // What an LLM engine would have recorded today: the Health page shows it against the budget.
-  await new ModelUsageRepository(database.db).record(project.projectId, TODAY, 'openai', {
-    tokens: 1200,
-    promptTokens: 1000,
-    completionTokens: 200,
-    costUsd: 0.0042,
-    calls: 3,
-  });
 
   const create = (body: Record<string, unknown>) =>
     api<{ itemId: string }>('/api/v2/memory-items', { body }).then((i) => i.itemId);
@@ -167,7 +169,7 @@ afterAll(async () => {
   server?.child.kill('SIGTERM');
   await server?.exited;
   await database?.drop();
-  await purgeQueuePrefix(prefix);
+  if (!database?.home) await purgeQueuePrefix(prefix);
   rmSync(profile, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });
 });

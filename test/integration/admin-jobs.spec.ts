@@ -1,10 +1,9 @@
-import { UnrecoverableError, Worker } from 'bullmq';
-import IORedis from 'ioredis';
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
-import { JOBS, QUEUES } from '@memex/queue';
+import { JOBS, QUEUES, UnrecoverableError } from '@memex/queue';
 import { request, type ErrorBody } from '../support/http';
-import { ADMIN_TOKEN, TEST_REDIS_URL } from '../support/test-app';
+import { startQueueWorker } from '../support/queue-worker';
+import { ADMIN_TOKEN } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
 
@@ -15,15 +14,10 @@ describe('operator job endpoints', () => {
     const payload = { projectId: ctx.project.projectId, sessionId: '01ADMIN0000000000000000000' };
     await ctx.queue.queue.add(JOBS.enrichSession.name, payload, { jobId: 'doomed' });
     let fail = true;
-    const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    const worker = new Worker(
-      QUEUES.enrichment,
-      async () => {
-        if (fail) throw new UnrecoverableError('model endpoint unreachable');
-        return 'ok';
-      },
-      { connection, prefix: ctx.server.config.QUEUE_PREFIX },
-    );
+    const worker = startQueueWorker(ctx, async () => {
+      if (fail) throw new UnrecoverableError('model endpoint unreachable');
+      return 'ok';
+    });
     try {
       await waitFor(async () => (await ctx.queue.queue.getJobCounts('failed')).failed === 1);
       const list = await request<{ jobs: Array<{ id: string; failedReason: string; data: unknown }> }>(
@@ -50,7 +44,6 @@ describe('operator job endpoints', () => {
       expect(again.status).toBe(409);
     } finally {
       await worker.close();
-      connection.disconnect();
     }
   });
 

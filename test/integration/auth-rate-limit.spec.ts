@@ -3,9 +3,10 @@ import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { ProjectRepository } from '@memex/db';
 import { event, type ErrorBody } from '../support/http';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, databaseEnv, startTestApp, type TestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { describeServerOnly, itServerOnly } from '../support/mode';
 
 /**
  * Limits on failed authentication, per client address and per presented key, counted in
@@ -111,7 +112,7 @@ describe('failed authentication', () => {
     ).toBe(200);
   });
 
-  it('limits Bull Board password guesses, with Retry-After', async () => {
+  itServerOnly('limits Bull Board password guesses, with Retry-After', 'Bull Board reads BullMQ in Redis', async () => {
     const from = '203.0.113.30';
     const basic = (password: string) => `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
     const statuses: number[] = [];
@@ -125,7 +126,7 @@ describe('failed authentication', () => {
     expect((await call(ctx.server.url, '203.0.113.31', undefined, '/admin/queues')).status).toBe(401);
   });
 
-  it('keeps counting in the process while Redis is away', async () => {
+  itServerOnly('keeps counting in the process while Redis is away', 'cuts Redis', async () => {
     ctx.redisProxy.cut();
     try {
       const from = '203.0.113.50';
@@ -154,7 +155,7 @@ describe('failed authentication', () => {
   });
 });
 
-describe('two app instances on one Redis', () => {
+describeServerOnly('two app instances on one Redis', 'replicas share their counts through Redis', () => {
   let second: TestApp;
 
   beforeAll(async () => {
@@ -187,7 +188,7 @@ describe('loopback exemption', () => {
     exempt = await startTestApp([BrainApiModule], {
       AUTH_RATE_LIMIT_FAILURES: '2',
       AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
-      DATABASE_URL: ctx.database.url,
+      ...databaseEnv(ctx.database),
     });
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { EnrichmentService } from '@memex/feature-enrichment';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { ProjectRepository } from '@memex/db';
 import { PRODUCER_REDIS } from '@memex/server';
+import { itServerOnly } from '../support/mode';
 import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
@@ -83,23 +84,27 @@ describe('brain', () => {
     expect(res.etag).toBe(`"${body.brainHash}"`);
   });
 
-  it('answers a revalidation with the current ETag with 304 and no body, without reading item rows', async () => {
-    const first = await brain();
-    // Hold every item row: a revalidation that read them would wait here.
-    const locker = new Client({ connectionString: ctx.database.url });
-    await locker.connect();
-    await locker.query('begin');
-    await locker.query('lock table memory_items in access exclusive mode');
-    try {
-      const again = await brain('', { 'if-none-match': first.etag! });
-      expect(again.status).toBe(304);
-      expect(again.text).toBe('');
-      expect(again.etag).toBe(first.etag);
-    } finally {
-      await locker.query('rollback');
-      await locker.end();
-    }
-  });
+  itServerOnly(
+    'answers a revalidation with the current ETag with 304 and no body, without reading item rows',
+    'holds a lock from a second database connection',
+    async () => {
+      const first = await brain();
+      // Hold every item row: a revalidation that read them would wait here.
+      const locker = new Client({ connectionString: ctx.database.url });
+      await locker.connect();
+      await locker.query('begin');
+      await locker.query('lock table memory_items in access exclusive mode');
+      try {
+        const again = await brain('', { 'if-none-match': first.etag! });
+        expect(again.status).toBe(304);
+        expect(again.text).toBe('');
+        expect(again.etag).toBe(first.etag);
+      } finally {
+        await locker.query('rollback');
+        await locker.end();
+      }
+    },
+  );
 
   it('serves the document itself as markdown', async () => {
     const res = await brain('', { accept: 'text/markdown' });
@@ -146,39 +151,60 @@ describe('brain', () => {
     expect((await brain()).text).toContain('Always validate webhook signatures before parsing the body');
   });
 
-  it('sees a change made by another process once PostgreSQL announces it, and reads revisions itself while it cannot listen', async () => {
+  it('sees a change written to the database behind its back once PostgreSQL announces it', async () => {
     const before = await brain();
-    const other = new Client({ connectionString: ctx.database.url });
-    await other.connect();
-    try {
-      await other.query(
-        `update memory_items set title = 'Renamed elsewhere' where project_id = $1 and type = 'Convention'`,
-        [ctx.project.projectId],
-      );
-      await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
-        ctx.project.projectId,
-      ]);
-      await waitFor(async () => (await brain('', { 'if-none-match': before.etag! })).status === 200, 2000);
-      expect((await brain()).text).toContain('Renamed elsewhere');
-
-      // The listening connection dies: nothing cached is trusted, every read asks the database.
-      await other.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'memex-brain-revisions' and datname = current_database()`,
-      );
-      const cached = await brain();
-      await other.query(
-        `update memory_items set title = 'Renamed while deaf' where project_id = $1 and type = 'Convention'`,
-        [ctx.project.projectId],
-      );
-      await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
-        ctx.project.projectId,
-      ]);
-      await waitFor(async () => (await brain('', { 'if-none-match': cached.etag! })).status === 200, 2000);
-      expect((await brain()).text).toContain('Renamed while deaf');
-    } finally {
-      await other.end();
-    }
+    await ctx.database.db
+      .updateTable('memory_items')
+      .set({ title: 'Renamed behind its back' })
+      .where('project_id', '=', ctx.project.projectId)
+      .where('type', '=', 'Convention')
+      .execute();
+    await ctx.database.db
+      .updateTable('projects')
+      .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
+      .where('id', '=', ctx.project.projectId)
+      .execute();
+    await waitFor(async () => (await brain('', { 'if-none-match': before.etag! })).status === 200, 2000);
+    expect((await brain()).text).toContain('Renamed behind its back');
   });
+
+  itServerOnly(
+    'sees a change made by another process once PostgreSQL announces it, and reads revisions itself while it cannot listen',
+    'another process and a listening connection to cut',
+    async () => {
+      const before = await brain();
+      const other = new Client({ connectionString: ctx.database.url });
+      await other.connect();
+      try {
+        await other.query(
+          `update memory_items set title = 'Renamed elsewhere' where project_id = $1 and type = 'Convention'`,
+          [ctx.project.projectId],
+        );
+        await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
+          ctx.project.projectId,
+        ]);
+        await waitFor(async () => (await brain('', { 'if-none-match': before.etag! })).status === 200, 2000);
+        expect((await brain()).text).toContain('Renamed elsewhere');
+
+        // The listening connection dies: nothing cached is trusted, every read asks the database.
+        await other.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'memex-brain-revisions' and datname = current_database()`,
+        );
+        const cached = await brain();
+        await other.query(
+          `update memory_items set title = 'Renamed while deaf' where project_id = $1 and type = 'Convention'`,
+          [ctx.project.projectId],
+        );
+        await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
+          ctx.project.projectId,
+        ]);
+        await waitFor(async () => (await brain('', { 'if-none-match': cached.etag! })).status === 200, 2000);
+        expect((await brain()).text).toContain('Renamed while deaf');
+      } finally {
+        await other.end();
+      }
+    },
+  );
 
   it('does not answer 304 for a bad key or for another project, whatever the ETag', async () => {
     const current = await brain();
@@ -207,15 +233,19 @@ describe('brain', () => {
     expect((await brain('', { accept: 'text/markdown', 'if-none-match': json.etag! })).status).toBe(200);
   });
 
-  it('assembles budgets off the 500-token grid exactly, without caching them', async () => {
-    const odd = JSON.parse((await brain('?tokenBudget=1234')).text) as BrainBody;
-    expect(odd.tokenEstimate).toBeLessThanOrEqual(1234);
-    const keys = await ctx.server.app
-      .get<string, { keys(p: string): Promise<string[]> }>(PRODUCER_REDIS)
-      .keys(`${ctx.server.config.QUEUE_PREFIX}:brain:*`);
-    expect(keys.some((k) => k.includes('budget-1234'))).toBe(false);
-    expect(keys.some((k) => k.includes('budget-6000'))).toBe(true);
-  });
+  itServerOnly(
+    'assembles budgets off the 500-token grid exactly, without caching them',
+    'reads the cache keys in Redis',
+    async () => {
+      const odd = JSON.parse((await brain('?tokenBudget=1234')).text) as BrainBody;
+      expect(odd.tokenEstimate).toBeLessThanOrEqual(1234);
+      const keys = await ctx.server.app
+        .get<string, { keys(p: string): Promise<string[]> }>(PRODUCER_REDIS)
+        .keys(`${ctx.server.config.QUEUE_PREFIX}:brain:*`);
+      expect(keys.some((k) => k.includes('budget-1234'))).toBe(false);
+      expect(keys.some((k) => k.includes('budget-6000'))).toBe(true);
+    },
+  );
 
   it('serves the CLAUDE.md summary as JSON or markdown', async () => {
     const json = await request<{ document: string; tokenEstimate: number }>(url('/api/v2/brain/summary'), {

@@ -8,6 +8,7 @@ import { rawEvent, storeEvents } from '../support/events';
 import { runCli } from '../support/processes';
 import { ScriptedLlm } from '../support/scripted-llm';
 import { useTestApp } from '../support/use-test-app';
+import { EMBEDDED } from '../support/mode';
 
 const ctx = useTestApp([BrainApiModule], { env: { ENRICHMENT_ENGINE: 'claude-code', LLM_DAILY_TOKENS: '1000' } });
 const noLocalProject = () => ({ MEMEX_LOCAL_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-cli-')) });
@@ -28,7 +29,7 @@ describe('memex status', () => {
     const run = await runCli(['status'], env);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trim().split('\n');
-    expect(lines[0]).toBe(`Memex at ${ctx.server.url}: ok (postgres ok, redis ok)`);
+    expect(lines[0]).toBe(`Memex at ${ctx.server.url}: ok (${EMBEDDED ? 'postgres ok' : 'postgres ok, redis ok'})`);
     expect(lines[1]).toBe(`project ${ctx.project.projectId}, engine claude-code (haiku)`);
     expect(lines[2]).toMatch(
       /^sessions: 1 \(1 waiting for enrichment\), last event \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/,

@@ -3,6 +3,7 @@ import { IngestApiModule } from '../../apps/ingest-api/src';
 import { event, request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { describeServerOnly } from '../support/mode';
 
 const ctx = useTestApp([IngestApiModule, BrainApiModule], { databaseProxy: true });
 
@@ -11,7 +12,7 @@ const UNAVAILABLE = {
   body: { error: { code: 'DATABASE_UNAVAILABLE', message: expect.stringContaining('try again') } },
 };
 
-describe('PostgreSQL away', () => {
+describeServerOnly('PostgreSQL away', 'cuts the connection to a database server', () => {
   afterEach(() => ctx.databaseProxy.restore());
 
   it('answers 503 DATABASE_UNAVAILABLE with Retry-After, reads and writes alike, then recovers', async () => {

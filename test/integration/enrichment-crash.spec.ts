@@ -7,6 +7,7 @@ import { ScriptedLlm, modelAnswer } from '../support/scripted-llm';
 import { TEST_REDIS_URL } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { describeServerOnly } from '../support/mode';
 
 const llm = new ScriptedLlm();
 beforeAll(() => llm.start());
@@ -51,188 +52,194 @@ async function paidCalls(): Promise<number> {
   return usage.reduce((n, u) => n + u.calls, 0);
 }
 
-describe('a worker killed mid-job', () => {
-  it('loses nothing and duplicates nothing: BullMQ hands the job to the next worker', async () => {
-    const events = [
-      rawEvent('prompt', 'We decided to send all emails through the outbox table, never directly from handlers.'),
-      rawEvent('response', 'Agreed. TODO: backfill the outbox for the emails queued before the switch.'),
-    ];
-    llm.enqueue({ hang: true });
-    llm.enqueue({
-      content: modelAnswer([
-        {
-          type: 'Decision',
-          title: 'Send all emails through the outbox table',
-          facts: 'Handlers write to the outbox table; a relay sends the emails.',
-          schemaKey: 'root/decisions',
-          dedupHint: 'decision:email:outbox-table',
-          importance: 4,
-          confidence: 0.9,
-          evidence: [{ eventId: events[0]!.eventId, quote: 'send all emails through the outbox table' }],
-        },
-        {
-          type: 'Todo',
-          title: 'Backfill the outbox for emails queued before the switch',
-          facts: 'Emails queued before the switch are not in the outbox yet.',
-          schemaKey: 'root/todos',
-          dedupHint: 'todo:email:outbox-backfill',
-          importance: 3,
-          confidence: 0.8,
-          evidence: [{ eventId: events[1]!.eventId, quote: 'backfill the outbox for the emails queued' }],
-        },
-      ]),
-    });
+describeServerOnly(
+  'a worker killed mid-job',
+  'worker processes share the database and BullMQ; embedded-process.spec kills the embedded process',
+  () => {
+    it('loses nothing and duplicates nothing: BullMQ hands the job to the next worker', async () => {
+      const events = [
+        rawEvent('prompt', 'We decided to send all emails through the outbox table, never directly from handlers.'),
+        rawEvent('response', 'Agreed. TODO: backfill the outbox for the emails queued before the switch.'),
+      ];
+      llm.enqueue({ hang: true });
+      llm.enqueue({
+        content: modelAnswer([
+          {
+            type: 'Decision',
+            title: 'Send all emails through the outbox table',
+            facts: 'Handlers write to the outbox table; a relay sends the emails.',
+            schemaKey: 'root/decisions',
+            dedupHint: 'decision:email:outbox-table',
+            importance: 4,
+            confidence: 0.9,
+            evidence: [{ eventId: events[0]!.eventId, quote: 'send all emails through the outbox table' }],
+          },
+          {
+            type: 'Todo',
+            title: 'Backfill the outbox for emails queued before the switch',
+            facts: 'Emails queued before the switch are not in the outbox yet.',
+            schemaKey: 'root/todos',
+            dedupHint: 'todo:email:outbox-backfill',
+            importance: 3,
+            confidence: 0.8,
+            evidence: [{ eventId: events[1]!.eventId, quote: 'backfill the outbox for the emails queued' }],
+          },
+        ]),
+      });
 
-    const first = await startWorker();
-    try {
+      const first = await startWorker();
+      try {
+        const res = await request(`${ctx.server.url}/api/v2/events`, {
+          key: ctx.project.apiKey,
+          body: { sessionId: 'crash', events },
+        });
+        expect(res.status).toBe(202);
+        // The worker is inside the job, waiting on the model, when it dies.
+        await waitFor(() => llm.requests.length === 1);
+        first.child.kill('SIGKILL');
+        expect((await first.exited).signal).toBe('SIGKILL');
+      } finally {
+        first.child.kill('SIGKILL');
+      }
+
+      const session = await ctx.database.db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('external_id', '=', 'crash')
+        .executeTakeFirstOrThrow();
+      expect(session.enrichment_cursor).toBe(0);
+
+      const second = await startWorker();
+      try {
+        await caughtUp(session);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+
+      expect(llm.requests).toHaveLength(2);
+      const items = await ctx.database.db
+        .selectFrom('memory_items')
+        .select(['type', 'dedup_hint'])
+        .where('session_id', '=', session.id)
+        .execute();
+      expect(items.map((i) => i.dedup_hint).sort()).toEqual([
+        'decision:email:outbox-table',
+        'todo:email:outbox-backfill',
+      ]);
+      const jobs = await ctx.queue.queue.getJobs(['completed']);
+      expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.created === 2)).toBe(true);
+    }, 60_000);
+
+    it('killed after the model answered, a window is not sent to the model again', async () => {
+      const events = [
+        rawEvent('prompt', 'We decided to sign every webhook with a per-tenant secret, rotated monthly.'),
+      ];
+      llm.enqueue({
+        content: modelAnswer([
+          {
+            type: 'Decision',
+            title: 'Sign webhooks with a per-tenant secret',
+            facts: 'Each tenant has its own webhook signing secret, rotated monthly.',
+            evidence: [{ eventId: events[0]!.eventId, quote: 'sign every webhook with a per-tenant secret' }],
+          },
+        ]),
+      });
+      const asked = llm.requests.length;
+      const callsBefore = await paidCalls();
       const res = await request(`${ctx.server.url}/api/v2/events`, {
         key: ctx.project.apiKey,
-        body: { sessionId: 'crash', events },
+        body: { sessionId: 'answered', events },
       });
       expect(res.status).toBe(202);
-      // The worker is inside the job, waiting on the model, when it dies.
-      await waitFor(() => llm.requests.length === 1);
-      first.child.kill('SIGKILL');
-      expect((await first.exited).signal).toBe('SIGKILL');
-    } finally {
-      first.child.kill('SIGKILL');
-    }
+      const session = await ctx.database.db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('external_id', '=', 'answered')
+        .executeTakeFirstOrThrow();
 
-    const session = await ctx.database.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('external_id', '=', 'crash')
-      .executeTakeFirstOrThrow();
-    expect(session.enrichment_cursor).toBe(0);
+      // Hold the session row, so the window's write waits after the model has answered.
+      const holder = new Client({ connectionString: ctx.database.url });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select 1 from sessions where id = $1 for update', [session.id]);
+      const first = await startWorker();
+      try {
+        await waitFor(async () => {
+          const kept = await ctx.database.db
+            .selectFrom('model_windows')
+            .select('session_id')
+            .where('session_id', '=', session.id)
+            .execute();
+          return kept.length === 1;
+        });
+        first.child.kill('SIGKILL');
+        await first.exited;
+      } finally {
+        first.child.kill('SIGKILL');
+      }
+      const second = await startWorker();
+      try {
+        await holder.query('commit');
+        await caughtUp(session);
+      } finally {
+        await holder.end();
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+      // One request for the window, whatever became of the worker that made it.
+      expect(llm.requests).toHaveLength(asked + 1);
+      const items = await ctx.database.db
+        .selectFrom('memory_items')
+        .select('title')
+        .where('session_id', '=', session.id)
+        .execute();
+      expect(items).toEqual([{ title: 'Sign webhooks with a per-tenant secret' }]);
+      const jobs = await ctx.queue.queue.getJobs(['completed']);
+      expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.replayed === 1)).toBe(true);
+      expect((await paidCalls()) - callsBefore).toBe(1);
+    }, 60_000);
 
-    const second = await startWorker();
-    try {
-      await caughtUp(session);
-    } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
-    }
-
-    expect(llm.requests).toHaveLength(2);
-    const items = await ctx.database.db
-      .selectFrom('memory_items')
-      .select(['type', 'dedup_hint'])
-      .where('session_id', '=', session.id)
-      .execute();
-    expect(items.map((i) => i.dedup_hint).sort()).toEqual([
-      'decision:email:outbox-table',
-      'todo:email:outbox-backfill',
-    ]);
-    const jobs = await ctx.queue.queue.getJobs(['completed']);
-    expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.created === 2)).toBe(true);
-  }, 60_000);
-
-  it('killed after the model answered, a window is not sent to the model again', async () => {
-    const events = [rawEvent('prompt', 'We decided to sign every webhook with a per-tenant secret, rotated monthly.')];
-    llm.enqueue({
-      content: modelAnswer([
-        {
-          type: 'Decision',
-          title: 'Sign webhooks with a per-tenant secret',
-          facts: 'Each tenant has its own webhook signing secret, rotated monthly.',
-          evidence: [{ eventId: events[0]!.eventId, quote: 'sign every webhook with a per-tenant secret' }],
-        },
-      ]),
-    });
-    const asked = llm.requests.length;
-    const callsBefore = await paidCalls();
-    const res = await request(`${ctx.server.url}/api/v2/events`, {
-      key: ctx.project.apiKey,
-      body: { sessionId: 'answered', events },
-    });
-    expect(res.status).toBe(202);
-    const session = await ctx.database.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('external_id', '=', 'answered')
-      .executeTakeFirstOrThrow();
-
-    // Hold the session row, so the window's write waits after the model has answered.
-    const holder = new Client({ connectionString: ctx.database.url });
-    await holder.connect();
-    await holder.query('begin');
-    await holder.query('select 1 from sessions where id = $1 for update', [session.id]);
-    const first = await startWorker();
-    try {
-      await waitFor(async () => {
-        const kept = await ctx.database.db
-          .selectFrom('model_windows')
-          .select('session_id')
-          .where('session_id', '=', session.id)
-          .execute();
-        return kept.length === 1;
+    it('on SIGTERM takes no new job, finishes the one it runs, then exits', async () => {
+      const events = [rawEvent('prompt', 'We decided to keep webhook secrets in the vault, never in the database.')];
+      llm.enqueue({
+        delayMs: 1500,
+        content: modelAnswer([
+          {
+            type: 'Decision',
+            title: 'Keep webhook secrets in the vault',
+            facts: 'Webhook secrets live in the vault, not in the database.',
+            schemaKey: 'root/decisions',
+            dedupHint: 'decision:webhooks:secrets-in-vault',
+            importance: 4,
+            confidence: 0.9,
+            evidence: [{ eventId: events[0]!.eventId, quote: 'keep webhook secrets in the vault' }],
+          },
+        ]),
       });
-      first.child.kill('SIGKILL');
-      await first.exited;
-    } finally {
-      first.child.kill('SIGKILL');
-    }
-    const second = await startWorker();
-    try {
-      await holder.query('commit');
-      await caughtUp(session);
-    } finally {
-      await holder.end();
-      second.child.kill('SIGTERM');
-      await second.exited;
-    }
-    // One request for the window, whatever became of the worker that made it.
-    expect(llm.requests).toHaveLength(asked + 1);
-    const items = await ctx.database.db
-      .selectFrom('memory_items')
-      .select('title')
-      .where('session_id', '=', session.id)
-      .execute();
-    expect(items).toEqual([{ title: 'Sign webhooks with a per-tenant secret' }]);
-    const jobs = await ctx.queue.queue.getJobs(['completed']);
-    expect(jobs.some((j) => j.data.sessionId === session.id && j.returnvalue?.replayed === 1)).toBe(true);
-    expect((await paidCalls()) - callsBefore).toBe(1);
-  }, 60_000);
-
-  it('on SIGTERM takes no new job, finishes the one it runs, then exits', async () => {
-    const events = [rawEvent('prompt', 'We decided to keep webhook secrets in the vault, never in the database.')];
-    llm.enqueue({
-      delayMs: 1500,
-      content: modelAnswer([
-        {
-          type: 'Decision',
-          title: 'Keep webhook secrets in the vault',
-          facts: 'Webhook secrets live in the vault, not in the database.',
-          schemaKey: 'root/decisions',
-          dedupHint: 'decision:webhooks:secrets-in-vault',
-          importance: 4,
-          confidence: 0.9,
-          evidence: [{ eventId: events[0]!.eventId, quote: 'keep webhook secrets in the vault' }],
-        },
-      ]),
-    });
-    const asked = llm.requests.length;
-    const worker = await startWorker();
-    try {
-      const res = await request(`${ctx.server.url}/api/v2/events`, {
-        key: ctx.project.apiKey,
-        body: { sessionId: 'drain', events },
-      });
-      expect(res.status).toBe(202);
-      await waitFor(() => llm.requests.length === asked + 1);
-      worker.child.kill('SIGTERM');
-      // Nest re-raises the signal once its shutdown hooks (the worker's close) are done; 1 would be the forced exit.
-      const exit = await worker.exited;
-      expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
-    } finally {
-      worker.child.kill('SIGKILL');
-    }
-    const items = await ctx.database.db
-      .selectFrom('memory_items')
-      .innerJoin('sessions', 'sessions.id', 'memory_items.session_id')
-      .select('memory_items.dedup_hint')
-      .where('sessions.external_id', '=', 'drain')
-      .execute();
-    expect(items.map((i) => i.dedup_hint)).toEqual(['decision:webhooks:secrets-in-vault']);
-  }, 60_000);
-});
+      const asked = llm.requests.length;
+      const worker = await startWorker();
+      try {
+        const res = await request(`${ctx.server.url}/api/v2/events`, {
+          key: ctx.project.apiKey,
+          body: { sessionId: 'drain', events },
+        });
+        expect(res.status).toBe(202);
+        await waitFor(() => llm.requests.length === asked + 1);
+        worker.child.kill('SIGTERM');
+        // Nest re-raises the signal once its shutdown hooks (the worker's close) are done; 1 would be the forced exit.
+        const exit = await worker.exited;
+        expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+      } finally {
+        worker.child.kill('SIGKILL');
+      }
+      const items = await ctx.database.db
+        .selectFrom('memory_items')
+        .innerJoin('sessions', 'sessions.id', 'memory_items.session_id')
+        .select('memory_items.dedup_hint')
+        .where('sessions.external_id', '=', 'drain')
+        .execute();
+      expect(items.map((i) => i.dedup_hint)).toEqual(['decision:webhooks:secrets-in-vault']);
+    }, 60_000);
+  },
+);

@@ -2,28 +2,33 @@ import { sql } from 'kysely';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { event, request } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
+import { describeServerOnly, itServerOnly } from '../support/mode';
 
 const ctx = useTestApp([IngestApiModule], { redisProxy: true });
 
 describe('health', () => {
-  it('survives its idle database connections being killed', async () => {
-    // Warm the pool, so it holds idle connections to kill.
-    expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(200);
-    const name = new URL(ctx.database.url).pathname.slice(1);
-    const { rows } = await sql<{ n: number }>`
+  itServerOnly(
+    'survives its idle database connections being killed',
+    'terminates backends of a database server',
+    async () => {
+      // Warm the pool, so it holds idle connections to kill.
+      expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(200);
+      const name = new URL(ctx.database.url).pathname.slice(1);
+      const { rows } = await sql<{ n: number }>`
       select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
        where datname = ${name} and application_name = 'memex' and state = 'idle'`.execute(ctx.database.db);
-    expect(rows[0]!.n).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 200));
-    // Unheard, the broken idle clients' errors would have ended the process (and this test file).
-    expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(200);
-  });
+      expect(rows[0]!.n).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 200));
+      // Unheard, the broken idle clients' errors would have ended the process (and this test file).
+      expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(200);
+    },
+  );
 
   it('is live', async () => {
     expect(await request(`${ctx.server.url}/health/live`)).toMatchObject({ status: 200, body: { status: 'ok' } });
   });
 
-  it('is ready while Postgres and Redis answer, and not while Redis is away', async () => {
+  itServerOnly('is ready while Postgres and Redis answer, and not while Redis is away', 'cuts Redis', async () => {
     const ready = await request(`${ctx.server.url}/health/ready`);
     expect(ready).toMatchObject({ status: 200, body: { checks: { postgres: { ok: true }, redis: { ok: true } } } });
 
@@ -62,7 +67,7 @@ describe('metrics', () => {
   });
 });
 
-describe('a Redis that stops answering', () => {
+describeServerOnly('a Redis that stops answering', 'cuts Redis', () => {
   it('still accepts events (answering within the command timeout), still serves metrics, and is not ready', async () => {
     const { apiKey } = ctx.project;
     ctx.redisProxy.blackhole();

@@ -4,6 +4,7 @@ import { QUEUES } from '@memex/queue';
 import { openQueue, purgeQueuePrefix } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { describeServerOnly } from '../support/mode';
 
 // The periodic check is an hour away: only the reconnection can bring the schedule back here.
 const ctx = useTestApp([HygieneWorkerModule], {
@@ -11,9 +12,9 @@ const ctx = useTestApp([HygieneWorkerModule], {
   redisProxy: true,
 });
 
-describe('the hygiene schedule after a Redis restart', () => {
+describeServerOnly('the hygiene schedule after a Redis restart', 'restarts Redis', () => {
   it('is made again as soon as the connection is back, when Redis came back without it', async () => {
-    const hygiene = await openQueue(ctx.server.config, QUEUES.hygiene);
+    const hygiene = await openQueue(ctx.server, QUEUES.hygiene);
     try {
       expect(await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)).toBeDefined();
       // A restart without persistence: the connections drop, and the data is gone when they return.

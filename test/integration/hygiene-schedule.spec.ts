@@ -7,6 +7,7 @@ import { insertItem, itemStatus } from '../support/items';
 import { openQueue, purgeQueuePrefix } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { itServerOnly } from '../support/mode';
 
 const ctx = useTestApp([HygieneWorkerModule], {
   env: { HYGIENE_INTERVAL_MS: '1000', HYGIENE_SCHEDULE_CHECK_MS: '500' },
@@ -16,7 +17,7 @@ describe('scheduled hygiene', () => {
   it('a job scheduler passes over every project on the cadence, applying by default', async () => {
     const other = await ctx.server.app.get(ProjectRepository).createWithKey('second');
     const stale = await insertItem(ctx.database.db, other.projectId, { updatedDaysAgo: 90 });
-    const hygiene = await openQueue(ctx.server.config, QUEUES.hygiene);
+    const hygiene = await openQueue(ctx.server, QUEUES.hygiene);
     try {
       const schedulers = await hygiene.queue.getJobSchedulers();
       expect(schedulers).toEqual([expect.objectContaining({ key: HYGIENE_SCHEDULER_ID, every: 1000 })]);
@@ -110,29 +111,33 @@ describe('scheduled hygiene', () => {
     expect(left?.status).toBe('queued');
   });
 
-  it('makes the schedule again when Redis loses it, and scheduled passes go on', async () => {
-    const hygiene = await openQueue(ctx.server.config, QUEUES.hygiene);
-    try {
-      expect(await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)).toBeDefined();
-      // Redis losing its data, for this test's keys only: the Redis server is shared.
-      const lostAt = new Date();
-      await purgeQueuePrefix(ctx.server.config.QUEUE_PREFIX);
-      await waitFor(async () => (await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)) !== undefined, 10_000);
-      expect(await hygiene.queue.getJobSchedulers()).toEqual([
-        expect.objectContaining({ key: HYGIENE_SCHEDULER_ID, every: 1000 }),
-      ]);
-      await waitFor(async () => {
-        const run = await ctx.database.db
-          .selectFrom('hygiene_runs')
-          .select('id')
-          .where('trigger', '=', 'schedule')
-          .where('status', '=', 'completed')
-          .where('created_at', '>', lostAt)
-          .executeTakeFirst();
-        return run !== undefined;
-      }, 15_000);
-    } finally {
-      await hygiene.close();
-    }
-  });
+  itServerOnly(
+    'makes the schedule again when Redis loses it, and scheduled passes go on',
+    'empties Redis',
+    async () => {
+      const hygiene = await openQueue(ctx.server, QUEUES.hygiene);
+      try {
+        expect(await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)).toBeDefined();
+        // Redis losing its data, for this test's keys only: the Redis server is shared.
+        const lostAt = new Date();
+        await purgeQueuePrefix(ctx.server.config.QUEUE_PREFIX);
+        await waitFor(async () => (await hygiene.queue.getJobScheduler(HYGIENE_SCHEDULER_ID)) !== undefined, 10_000);
+        expect(await hygiene.queue.getJobSchedulers()).toEqual([
+          expect.objectContaining({ key: HYGIENE_SCHEDULER_ID, every: 1000 }),
+        ]);
+        await waitFor(async () => {
+          const run = await ctx.database.db
+            .selectFrom('hygiene_runs')
+            .select('id')
+            .where('trigger', '=', 'schedule')
+            .where('status', '=', 'completed')
+            .where('created_at', '>', lostAt)
+            .executeTakeFirst();
+          return run !== undefined;
+        }, 15_000);
+      } finally {
+        await hygiene.close();
+      }
+    },
+  );
 });

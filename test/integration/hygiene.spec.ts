@@ -9,6 +9,7 @@ import { request, type ErrorBody } from '../support/http';
 import { insertItem, itemStatus, revisionOf } from '../support/items';
 import { ADMIN_TOKEN } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
+import { itServerOnly } from '../support/mode';
 import { waitFor } from '../support/wait';
 
 const ctx = useTestApp([BrainApiModule, HygieneWorkerModule], {
@@ -476,7 +477,9 @@ describe('hygiene passes', () => {
     const id = await insertItem(db(), p, { updatedDaysAgo: 50 });
     const runs = ctx.server.app.get(HygieneRunRepository);
     const run = await runs.create({ projectId: p, mode: 'apply', trigger: 'operator', requestedBy: 'test' });
-    const items = await runs.items(p);
+    const items = await db()
+      .transaction()
+      .execute((trx) => runs.items(trx, p));
     const found = runRules(items, Date.now());
     expect(found.transitions.some((t) => t.itemId === id)).toBe(true);
     // Enrichment reinforces the item after the pass read it.
@@ -620,25 +623,29 @@ describe('hygiene access and bad input', () => {
 });
 
 describe('queue board', () => {
-  it('asks for the admin token, and shows every queue with it', async () => {
-    const anonymous = await fetch(url('/admin/queues'));
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
-    expect(((await anonymous.json()) as ErrorBody).error.code).toBe('UNAUTHORIZED');
-    const projectKey = await fetch(url('/admin/queues'), {
-      headers: { authorization: `Bearer ${ctx.project.apiKey}` },
-    });
-    expect(projectKey.status).toBe(401);
+  itServerOnly(
+    'asks for the admin token, and shows every queue with it',
+    "Bull Board reads BullMQ's queues in Redis",
+    async () => {
+      const anonymous = await fetch(url('/admin/queues'));
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
+      expect(((await anonymous.json()) as ErrorBody).error.code).toBe('UNAUTHORIZED');
+      const projectKey = await fetch(url('/admin/queues'), {
+        headers: { authorization: `Bearer ${ctx.project.apiKey}` },
+      });
+      expect(projectKey.status).toBe(401);
 
-    const page = await fetch(url('/admin/queues'), { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const basic = `Basic ${Buffer.from(`ops:${ADMIN_TOKEN}`).toString('base64')}`;
-    const api = await fetch(url('/admin/queues/api/queues'), { headers: { authorization: basic } });
-    expect(api.status).toBe(200);
-    const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
-    expect(queues.map((q) => q.name).sort()).toEqual(['embedding', 'enrichment', 'hygiene']);
-  });
+      const page = await fetch(url('/admin/queues'), { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      const basic = `Basic ${Buffer.from(`ops:${ADMIN_TOKEN}`).toString('base64')}`;
+      const api = await fetch(url('/admin/queues/api/queues'), { headers: { authorization: basic } });
+      expect(api.status).toBe(200);
+      const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
+      expect(queues.map((q) => q.name).sort()).toEqual(['embedding', 'enrichment', 'hygiene']);
+    },
+  );
 });
 
 describe('memex hygiene (command line)', () => {

@@ -5,6 +5,7 @@ import { event, request, type ErrorBody } from '../support/http';
 import { storeEvents } from '../support/events';
 import { startTestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
+import { itServerOnly } from '../support/mode';
 
 const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
 
@@ -111,25 +112,29 @@ describe('POST /api/v2/events', () => {
     expect(await jobsFor('sess-only-dups')).toHaveLength(0);
   });
 
-  it('collapses batches for one session arriving at two replicas into one job (Redis-side deduplication)', async () => {
-    const replica = await startTestApp([IngestApiModule], {
-      DATABASE_URL: ctx.database.url,
-      QUEUE_PREFIX: ctx.server.config.QUEUE_PREFIX,
-      ENRICHMENT_DEBOUNCE_MS: '60000',
-    });
-    try {
-      await post({ sessionId: 'sess-replicas', events: [event()] });
-      const res = await request(`${replica.url}/api/v2/events`, {
-        key: ctx.project.apiKey,
-        body: { sessionId: 'sess-replicas', events: [event()] },
+  itServerOnly(
+    'collapses batches for one session arriving at two replicas into one job (Redis-side deduplication)',
+    'replicas share one queue through Redis',
+    async () => {
+      const replica = await startTestApp([IngestApiModule], {
+        DATABASE_URL: ctx.database.url,
+        QUEUE_PREFIX: ctx.server.config.QUEUE_PREFIX,
+        ENRICHMENT_DEBOUNCE_MS: '60000',
       });
-      expect(res.body).toEqual({ accepted: 1, duplicates: 0 });
-      expect(await jobsFor('sess-replicas')).toHaveLength(1);
-    } finally {
-      // The replica shares the prefix: closing it must not purge this file's queue keys.
-      await replica.app.close();
-    }
-  });
+      try {
+        await post({ sessionId: 'sess-replicas', events: [event()] });
+        const res = await request(`${replica.url}/api/v2/events`, {
+          key: ctx.project.apiKey,
+          body: { sessionId: 'sess-replicas', events: [event()] },
+        });
+        expect(res.body).toEqual({ accepted: 1, duplicates: 0 });
+        expect(await jobsFor('sess-replicas')).toHaveLength(1);
+      } finally {
+        // The replica shares the prefix: closing it must not purge this file's queue keys.
+        await replica.app.close();
+      }
+    },
+  );
 
   it('refuses unpaired UTF-16 surrogates (PostgreSQL cannot store them) with 400, storing nothing', async () => {
     for (const body of [

@@ -142,7 +142,10 @@ describe('restore', () => {
       confidence: 0.2,
       createdDaysAgo: 30,
     });
-    const held = () => ctx.server.app.get(HygieneReviewRepository).heldRules(ctx.project.projectId);
+    const held = () =>
+      ctx.database.db
+        .transaction()
+        .execute((trx) => ctx.server.app.get(HygieneReviewRepository).heldRules(trx, ctx.project.projectId));
     expect((await patch(weak, { action: 'restore' })).status).toBe(200);
     expect((await held()).has(`${weak}:archive-low-confidence`)).toBe(true);
 

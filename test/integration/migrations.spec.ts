@@ -1,8 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
-import { MIGRATIONS, createDatabase, ensureDatabaseExists, migrateToLatest } from '@memex/db';
+import {
+  MIGRATIONS,
+  createDatabase,
+  createEmbeddedDatabase,
+  ensureDatabaseExists,
+  migrateInProcess,
+  migrateToLatest,
+} from '@memex/db';
+import { describeServerOnly } from '../support/mode';
 import { databaseUrl, dropDatabase, uniqueName } from '../support/test-database';
 
-describe('database bootstrap', () => {
+describe('embedded database bootstrap', () => {
+  const home = mkdtempSync(join(tmpdir(), 'memex-migrate-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it('applies every migration once, keeps them across a restart, and reports a newer release', async () => {
+    const dir = join(home, 'pgdata');
+    const first = await createEmbeddedDatabase(dir);
+    try {
+      expect((await migrateInProcess(first)).applied).toEqual(Object.keys(MIGRATIONS));
+    } finally {
+      await first.destroy();
+    }
+    const reopened = await createEmbeddedDatabase(dir);
+    try {
+      expect(await migrateInProcess(reopened)).toEqual({ applied: [], newer: [] });
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_future', now())`.execute(reopened);
+      expect(await migrateInProcess(reopened)).toEqual({ applied: [], newer: ['9999_future'] });
+    } finally {
+      await reopened.destroy();
+    }
+  });
+});
+
+describeServerOnly('database bootstrap', 'creates databases on a PostgreSQL server', () => {
   const name = uniqueName('memex_migrate');
   const url = databaseUrl(name);
   afterAll(() => dropDatabase(name));

@@ -8,6 +8,7 @@ import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support
 import { TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { SERVER_URL, createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { describeServerOnly } from '../support/mode';
 
 /**
  * The all-in-one process (ingest, enrichment and hygiene workers, brain) under load while
@@ -120,7 +121,7 @@ async function observe(tally: Tally, path: string, init: { key: string; body?: u
   return status;
 }
 
-describe('PostgreSQL connections terminated under load', () => {
+describeServerOnly('PostgreSQL connections terminated under load', 'terminates backends of a database server', () => {
   it('keeps the process up, answers only 2xx or 503 with Retry-After, and loses no event', async () => {
     const name = new URL(database.url).pathname.slice(1);
     const admin = new Client({ connectionString: SERVER_URL });

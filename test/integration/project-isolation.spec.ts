@@ -1,7 +1,7 @@
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { ProjectRepository } from '@memex/db';
 import { event, request } from '../support/http';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { databaseEnv, startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 let database: TestDatabase;
@@ -11,7 +11,7 @@ let b: { projectId: string; apiKey: string };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startTestApp([IngestApiModule], { DATABASE_URL: database.url });
+  server = await startTestApp([IngestApiModule], databaseEnv(database));
   const projects = server.app.get(ProjectRepository);
   a = await projects.createWithKey('a');
   b = await projects.createWithKey('b');

@@ -2,7 +2,7 @@ import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { hashApiKey } from '@memex/domain';
 import { event, request, type ErrorBody } from '../support/http';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../support/test-app';
+import { ADMIN_TOKEN, databaseEnv, startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 let database: TestDatabase;
@@ -10,7 +10,7 @@ let server: TestApp;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startTestApp([IngestApiModule, BrainApiModule], { DATABASE_URL: database.url });
+  server = await startTestApp([IngestApiModule, BrainApiModule], databaseEnv(database));
 });
 
 afterAll(async () => {
@@ -86,7 +86,7 @@ describe('with MEMEX_ADMIN_TOKEN unset', () => {
   let closed: TestApp;
   beforeAll(async () => {
     closed = await startTestApp([IngestApiModule, BrainApiModule], {
-      DATABASE_URL: database.url,
+      ...databaseEnv(database),
       MEMEX_ADMIN_TOKEN: undefined,
     });
   });

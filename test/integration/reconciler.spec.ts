@@ -1,12 +1,11 @@
-import { UnrecoverableError, Worker } from 'bullmq';
-import IORedis from 'ioredis';
 import { EnqueueReconciler } from '@memex/feature-events';
 import { IngestApiModule } from '../../apps/ingest-api/src';
-import { QUEUES } from '@memex/queue';
-import { TEST_REDIS_URL } from '../support/test-app';
+import { UnrecoverableError } from '@memex/queue';
+import { startQueueWorker } from '../support/queue-worker';
 import { event, request } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { itServerOnly } from '../support/mode';
 
 const ctx = useTestApp([IngestApiModule], {
   redisProxy: true,
@@ -20,7 +19,7 @@ async function metric(name: string): Promise<number> {
 }
 
 describe('reconciler', () => {
-  it('enqueues a session whose enqueue was lost while Redis was unreachable', async () => {
+  itServerOnly('enqueues a session whose enqueue was lost while Redis was unreachable', 'cuts Redis', async () => {
     ctx.redisProxy.cut();
     const res = await request(`${ctx.server.url}/api/v2/events`, {
       key: ctx.project.apiKey,
@@ -112,15 +111,10 @@ describe('reconciler', () => {
     expect(await reconciler.runOnce()).toBe(2);
 
     // A worker that fails the one for good (no retries left) and completes the other without moving its cursor.
-    const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    const worker = new Worker(
-      QUEUES.enrichment,
-      async (job) => {
-        if (job.data.sessionId.endsWith('0')) throw new UnrecoverableError('model down');
-        return 'done';
-      },
-      { connection, prefix: ctx.server.config.QUEUE_PREFIX },
-    );
+    const worker = startQueueWorker(ctx, async (job) => {
+      if ((job.data as { sessionId: string }).sessionId.endsWith('0')) throw new UnrecoverableError('model down');
+      return 'done';
+    });
     try {
       await waitFor(async () => {
         const counts = await ctx.queue.queue.getJobCounts('failed', 'completed');
@@ -128,7 +122,6 @@ describe('reconciler', () => {
       });
     } finally {
       await worker.close();
-      connection.disconnect();
     }
 
     expect(await reconciler.runOnce()).toBe(1);

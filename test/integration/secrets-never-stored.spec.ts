@@ -15,6 +15,7 @@ import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support
 import { ADMIN_TOKEN, TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { databaseUrl, dropDatabase, uniqueName } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { describeServerOnly } from '../support/mode';
 
 /**
  * Secrets of every format in the corpus, sent as a coding session would carry them, through
@@ -92,30 +93,30 @@ function leaks(haystack: string): string[] {
   return forbidden.filter((secret) => haystack.includes(secret));
 }
 
-beforeAll(async () => {
-  port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  memex = start();
-  await waitForHttp(`${url}/health/ready`, 30_000);
-  await waitFor(() => {
-    try {
-      key = (JSON.parse(readFileSync(join(stateDir, 'local-project.json'), 'utf8')) as { apiKey: string }).apiKey;
-      return true;
-    } catch {
-      return false;
-    }
+describeServerOnly('secrets sent through every way in', 'reads PostgreSQL and Redis beside the running process', () => {
+  beforeAll(async () => {
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    memex = start();
+    await waitForHttp(`${url}/health/ready`, 30_000);
+    await waitFor(() => {
+      try {
+        key = (JSON.parse(readFileSync(join(stateDir, 'local-project.json'), 'utf8')) as { apiKey: string }).apiKey;
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    db = createDatabase({ url: databaseUrl(name), poolSize: 2 });
+  }, 60_000);
+
+  afterAll(async () => {
+    memex?.child.kill('SIGKILL');
+    await db?.destroy();
+    await dropDatabase(name);
+    await purgeQueuePrefix(prefix);
   });
-  db = createDatabase({ url: databaseUrl(name), poolSize: 2 });
-}, 60_000);
 
-afterAll(async () => {
-  memex?.child.kill('SIGKILL');
-  await db?.destroy();
-  await dropDatabase(name);
-  await purgeQueuePrefix(prefix);
-});
-
-describe('secrets sent through every way in', () => {
   it('are stored, cached, served and logged only as placeholders, and near-misses stay verbatim', async () => {
     // A Claude Code session as the hooks send it.
     const events = corpus.flatMap((sample, i) => {

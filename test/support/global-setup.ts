@@ -7,9 +7,12 @@ const ROOT = join(__dirname, '..', '..');
 
 /**
  * Builds the bundle (the tests that run entry points as real processes need it), the
- * dashboard and the CLI, then
- * checks PostgreSQL and Redis answer, saying clearly how to start them instead of letting
- * every test file time out. Path aliases do not apply here, so the check comes from the bundle.
+ * dashboard and the CLI, then chooses the backends the suite runs on: server mode when
+ * PostgreSQL and Redis answer, embedded mode (PGlite, queues in process) when they do not, so
+ * `npm test` passes on a machine with nothing but Node. TEST_MODE=server or TEST_MODE=embedded
+ * forces one; forced server mode with a service missing says how to start it instead of
+ * letting every test file time out. Path aliases do not apply here, so the check comes from
+ * the bundle. Jest starts its workers after this, with the environment it leaves.
  */
 export default async function globalSetup(): Promise<void> {
   execFileSync('npx', ['swc', 'apps', 'libs', '--out-dir', 'dist', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
@@ -24,7 +27,29 @@ export default async function globalSetup(): Promise<void> {
   const { checkDependencies } = require(join(ROOT, 'dist/libs/server/src')) as typeof Server;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { loadConfig } = require(join(ROOT, 'dist/libs/config/src')) as typeof Config;
-  await checkDependencies(
-    loadConfig({ DATABASE_URL: process.env.TEST_DATABASE_URL, REDIS_URL: process.env.TEST_REDIS_URL }),
+  const forced = process.env.TEST_MODE;
+  if (forced !== undefined && forced !== 'server' && forced !== 'embedded') {
+    throw new Error(`TEST_MODE must be server or embedded, not ${forced}`);
+  }
+  if (forced === 'embedded') return chooseEmbedded('TEST_MODE=embedded');
+  const config = loadConfig({
+    MEMEX_MODE: 'server',
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    REDIS_URL: process.env.TEST_REDIS_URL,
+  });
+  try {
+    await checkDependencies(config);
+    process.env.MEMEX_TEST_MODE = 'server';
+  } catch (error) {
+    if (forced === 'server') throw error;
+    chooseEmbedded((error as Error).message);
+  }
+}
+
+function chooseEmbedded(why: string): void {
+  process.env.MEMEX_TEST_MODE = 'embedded';
+  process.stdout.write(
+    `\nIntegration tests run in embedded mode (PGlite, queues in process): ${why}\n` +
+      'Tests of what only server mode has are skipped, each saying why; TEST_MODE=server requires the services.\n',
   );
 }

@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Kysely } from 'kysely';
-import { createDatabase, ensureDatabaseExists, migrateToLatest, type DB } from '@memex/db';
+import {
+  createDatabase,
+  createEmbeddedDatabase,
+  ensureDatabaseExists,
+  migrateInProcess,
+  migrateToLatest,
+  type DB,
+} from '@memex/db';
+import { embeddedDataDir } from '@memex/server';
+import { EMBEDDED } from './mode';
 
 export const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -16,7 +28,10 @@ export function uniqueName(prefix: string): string {
 }
 
 export interface TestDatabase {
+  /** The database's URL in server mode ('' in embedded mode). */
   url: string;
+  /** Embedded mode: the MEMEX_HOME that holds it (an app started on it shares its one connection). */
+  home?: string;
   db: Kysely<DB>;
   drop(): Promise<void>;
 }
@@ -31,8 +46,12 @@ export async function dropDatabase(name: string): Promise<void> {
   }
 }
 
-/** A fresh, migrated database for one test file; dropped again by `drop()`. */
+/**
+ * A fresh, migrated database for one test file; dropped again by `drop()`. In embedded mode a
+ * PGlite home in a temporary directory, which the file's app opens too.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  if (EMBEDDED) return createEmbeddedTestDatabase();
   const name = uniqueName('memex_test');
   const url = databaseUrl(name);
   await ensureDatabaseExists(url);
@@ -44,6 +63,21 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async drop() {
       await db.destroy();
       await dropDatabase(name);
+    },
+  };
+}
+
+async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
+  const home = mkdtempSync(join(tmpdir(), 'memex-test-'));
+  const db = await createEmbeddedDatabase(embeddedDataDir({ MEMEX_HOME: home }));
+  await migrateInProcess(db);
+  return {
+    url: '',
+    home,
+    db,
+    async drop() {
+      await db.destroy();
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { ProjectRepository } from '@memex/db';
 import { TcpProxy } from './tcp-proxy';
-import { TEST_REDIS_URL, openQueue, startTestApp, type TestApp } from './test-app';
+import { TEST_REDIS_URL, databaseEnv, openQueue, startTestApp, type TestApp } from './test-app';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestAppContext {
@@ -36,13 +36,13 @@ export function useTestApp(
     const env: Record<string, string | undefined> = {
       ...(typeof options.env === 'function' ? options.env() : options.env),
     };
-    if (options.redisProxy) {
+    if (options.redisProxy && !context.database.home) {
       const redis = new URL(TEST_REDIS_URL);
       context.redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
       env.REDIS_URL = `redis://127.0.0.1:${context.redisProxy.port}`;
     }
     let databaseUrl = context.database.url;
-    if (options.databaseProxy) {
+    if (options.databaseProxy && !context.database.home) {
       const direct = new URL(databaseUrl);
       context.databaseProxy = await new TcpProxy(direct.hostname, Number(direct.port || 5432)).start();
       const proxied = new URL(databaseUrl);
@@ -50,8 +50,9 @@ export function useTestApp(
       proxied.port = String(context.databaseProxy.port);
       databaseUrl = proxied.toString();
     }
-    context.server = await startTestApp(features, { ...env, DATABASE_URL: databaseUrl });
-    context.queue = await openQueue(context.server.config);
+    const target = context.database.home ? databaseEnv(context.database) : { DATABASE_URL: databaseUrl };
+    context.server = await startTestApp(features, { ...env, ...target });
+    context.queue = await openQueue(context.server);
     context.project = await context.server.app.get(ProjectRepository).createWithKey('test');
   });
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { join, resolve } from 'node:path';
+import { redactUrl } from '@memex/config';
 import { ProjectRepository } from '@memex/db';
 import { BrainModule } from '@memex/feature-brain';
 import { EnrichmentModule } from '@memex/feature-enrichment';
@@ -38,6 +39,9 @@ runMain(async (config) => {
     [
       '',
       `Memex is running at ${url} (all services in one process)`,
+      config.MEMEX_MODE === 'embedded'
+        ? `  mode:             embedded (PGlite and queues in this process), data in ${config.MEMEX_HOME}`
+        : `  mode:             server (PostgreSQL at ${redactUrl(config.DATABASE_URL)}, Redis at ${redactUrl(config.REDIS_URL)})`,
       `  migrations applied now: ${applied.length ? applied.join(', ') : 'none (schema up to date)'}`,
       `  local project id: ${local.projectId}${local.created ? ' (new)' : ''}`,
       // Printed when it is made, never again: terminals, CI logs and screen shares keep what they show.

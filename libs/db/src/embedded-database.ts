@@ -32,6 +32,8 @@ class EmbeddedPool extends Pool {
   }
 
   private async close(): Promise<void> {
+    // A share given back twice is given back once.
+    if (this.users <= 0) return;
     this.users -= 1;
     if (this.users > 0) return;
     this.release();

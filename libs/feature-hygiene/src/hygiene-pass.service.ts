@@ -23,10 +23,10 @@ export class HygienePassService {
     const result = await this.runs.withPassLock(run.project_id, async (trx) => {
       // A job handed to a second worker (the first stalled) may get here after the first finished.
       if ((await this.runs.statusFor(trx, run.id)) === 'completed') return null;
-      await this.runs.markRunning(run.id);
-      // One read after the other: with the transaction's own, a pass holds two connections at most.
-      const items = await this.runs.items(run.project_id);
-      const held = await this.review.heldRules(run.project_id);
+      // Everything in the pass's transaction: one connection, however many the database has.
+      await this.runs.markRunning(trx, run.id);
+      const items = await this.runs.items(trx, run.project_id);
+      const held = await this.review.heldRules(trx, run.project_id);
       const found = runRules(items, now, this.options, (itemId, rule) => held.has(`${itemId}:${rule}`));
       const transitions = found.transitions;
       const outcome = await this.runs.recordPass(

@@ -98,7 +98,7 @@ describe('InProcessQueue', () => {
   it('adds a scheduled job at once and every interval, until the schedule is removed', async () => {
     await queue.upsertJobScheduler('s', { every: 20 }, { name: 'tick', data: {} });
     expect(await queue.getJobScheduler('s')).toEqual({ id: 's', every: 20 });
-    await until(async () => (await queue.getJobCounts('waiting')).waiting >= 3);
+    await until(async () => (await queue.getJobCounts('waiting')).waiting! >= 3);
     await queue.removeJobScheduler('s');
     const count = (await queue.getJobCounts('waiting')).waiting;
     await new Promise((r) => setTimeout(r, 50));

@@ -133,6 +133,24 @@ export class InProcessQueue implements QueuePort {
     return counts;
   }
 
+  /** Every schedule, as BullMQ lists them (`key`, `every`). */
+  async getJobSchedulers(): Promise<Array<{ key: string; every: number }>> {
+    return [...this.schedulers.entries()].map(([key, s]) => ({ key, every: s.every }));
+  }
+
+  /** Drops the waiting jobs (and the delayed ones too when asked), as BullMQ's `drain`. */
+  async drain(delayed = false): Promise<void> {
+    for (const job of [...this.jobs.values()]) {
+      if (job.state === 'waiting' || (delayed && job.state === 'delayed')) this.jobs.delete(job.id);
+    }
+  }
+
+  /** Drops every job that is not running, as BullMQ's `obliterate({ force: true })`. */
+  async obliterate(): Promise<void> {
+    for (const job of [...this.jobs.values()]) if (job.state !== 'active') this.jobs.delete(job.id);
+    this.dedup.clear();
+  }
+
   /** Runs jobs with `processor`, at most `concurrency` at once, until `close()`. */
   process(processor: Processor, concurrency: number): void {
     this.processor = processor;
@@ -140,12 +158,18 @@ export class InProcessQueue implements QueuePort {
     this.pump();
   }
 
+  /** Stops running jobs (they wait for the next `process`) and waits for the running ones. */
+  async stop(): Promise<void> {
+    this.processor = undefined;
+    clearTimeout(this.wake);
+    if (this.running > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+  }
+
   /** Stops taking jobs and schedules, and waits for the running ones. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.wake);
     for (const id of [...this.schedulers.keys()]) await this.removeJobScheduler(id);
-    if (this.running > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    await this.stop();
   }
 
   drop(id: string): void {

@@ -107,7 +107,7 @@ export class HygieneReviewRepository {
    * the conflict rule, which would otherwise send it straight back; restoring an archived item
    * overrules the rules that archive live items (low confidence, code map) in the same way.
    */
-  async heldRules(projectId: string): Promise<Set<string>> {
+  async heldRules(trx: Transaction<DB>, projectId: string): Promise<Set<string>> {
     const { rows } = await sql<{ item_id: string; rule: string }>`
       select distinct c.item_id, c.rule
         from hygiene_changes c join memory_items m on m.id = c.item_id
@@ -129,7 +129,7 @@ export class HygieneReviewRepository {
                order by h.item_id, h.id desc) r
         join memory_items m on m.id = r.item_id
        cross join (values ('archive-code-map'), ('archive-low-confidence')) as rule(name)
-       where m.status <> 'archived' and m.updated_at = r.updated_at`.execute(this.db);
+       where m.status <> 'archived' and m.updated_at = r.updated_at`.execute(trx);
     return new Set(rows.map((r) => `${r.item_id}:${r.rule}`));
   }
 

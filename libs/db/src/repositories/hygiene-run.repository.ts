@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Pool } from 'pg';
+import { CompiledQuery, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode } from '@memex/domain';
 import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
 import type { DB, HygieneRunsTable } from '../schema';
-import { KYSELY, PG_POOL } from '../tokens';
+import { KYSELY } from '../tokens';
 import { ItemChanges } from './item-changes';
 import { unrecordedSql } from './item-history';
 import { ItemWriter } from './item-writer';
@@ -44,7 +43,6 @@ export class HygieneRunRepository {
 
   constructor(
     @Inject(KYSELY) private readonly db: Kysely<DB>,
-    @Inject(PG_POOL) private readonly pool: Pool,
     private readonly itemChanges: ItemChanges,
   ) {}
 
@@ -92,8 +90,8 @@ export class HygieneRunRepository {
     return row?.status;
   }
 
-  async markRunning(runId: string): Promise<void> {
-    await this.db
+  async markRunning(trx: Transaction<DB>, runId: string): Promise<void> {
+    await trx
       .updateTable('hygiene_runs')
       .set({ status: 'running', started_at: new Date() })
       .where('id', '=', runId)
@@ -176,14 +174,13 @@ export class HygieneRunRepository {
     return result;
   }
 
-  /** Every item a rule may act on (archived is terminal), as lean as the rules need. */
-  async items(projectId: string): Promise<HygieneItem[]> {
-    const { rows } = await this.pool.query<HygieneItem>({
-      name: 'hygiene.items',
-      text: ITEMS_SQL,
-      values: [projectId],
-    });
-    return rows;
+  /**
+   * Every item a rule may act on (archived is terminal), as lean as the rules need, read in
+   * the pass's transaction: the embedded database has one connection, which the pass holds.
+   */
+  async items(trx: Transaction<DB>, projectId: string): Promise<HygieneItem[]> {
+    const { rows } = await trx.executeQuery(CompiledQuery.raw(ITEMS_SQL, [projectId]));
+    return rows as HygieneItem[];
   }
 
   /**
