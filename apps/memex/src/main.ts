@@ -57,7 +57,7 @@ runMain(async (config) => {
       `    KEY=$(node -p 'require(${JSON.stringify(resolve(keyFile))}).apiKey')`,
       `    curl -s -X POST ${url}/api/v2/events -H "Authorization: Bearer $KEY" \\`,
       `      -H 'Content-Type: application/json' \\`,
-      `      -d '{"sessionId":"demo","events":[{"eventId":"demo-1","type":"prompt","timestamp":"${new Date().toISOString()}","content":"We decided to use Postgres"}]}'`,
+      `      -d '{"sessionId":"demo","events":[{"eventId":"demo-1","type":"prompt","timestamp":"${new Date().toISOString()}","content":"We decided to use Postgres for the job queue because it is already running"}]}'`,
       '',
     ].join('\n'),
   );
