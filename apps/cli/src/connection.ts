@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
 export interface Connection {
@@ -14,25 +15,36 @@ export interface Connection {
 const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 /**
- * MEMEX_URL and MEMEX_API_KEY when set; otherwise the project `npm start` made, whose key and
- * address it keeps in `<checkout>/.memex/local-project.json` (MEMEX_LOCAL_STATE_DIR moves it;
- * a relative one is taken from the current directory). Hooks run in the user's project
- * directory, so the default is anchored at the checkout. MEMEX_ADMIN_TOKEN is kept apart:
- * only a person's commands use it (see credentialOf).
+ * Where `npm start` may have kept the local project's key and address: MEMEX_LOCAL_STATE_DIR
+ * when set (a relative one from the current directory); otherwise the embedded home
+ * (MEMEX_HOME, `~/.memex`), then `<checkout>/.memex`, where server mode keeps it. Hooks run in
+ * the user's project directory, so nothing is looked for there.
+ */
+function stateDirs(env: NodeJS.ProcessEnv, repoRoot: string): string[] {
+  const given = env.MEMEX_LOCAL_STATE_DIR;
+  if (given) return [isAbsolute(given) ? given : resolve(given)];
+  return [env.MEMEX_HOME || join(env.HOME || homedir(), '.memex'), join(repoRoot, '.memex')];
+}
+
+function readLocal(dirs: string[]): { file: string; local: { apiKey?: unknown; url?: unknown } } {
+  for (const dir of dirs) {
+    const file = join(dir, 'local-project.json');
+    try {
+      return { file, local: JSON.parse(readFileSync(file, 'utf8')) as { apiKey?: unknown; url?: unknown } };
+    } catch {
+      // Not here: the next place, or only the environment can say where Memex is.
+    }
+  }
+  return { file: join(dirs[0] ?? '.memex', 'local-project.json'), local: {} };
+}
+
+/**
+ * MEMEX_URL and MEMEX_API_KEY when set; otherwise the project `npm start` made, from its
+ * `local-project.json` (see stateDirs). MEMEX_ADMIN_TOKEN is kept apart: only a person's
+ * commands use it (see credentialOf).
  */
 export function resolveConnection(env: NodeJS.ProcessEnv, repoRoot: string): Connection {
-  const stateDir = env.MEMEX_LOCAL_STATE_DIR
-    ? isAbsolute(env.MEMEX_LOCAL_STATE_DIR)
-      ? env.MEMEX_LOCAL_STATE_DIR
-      : resolve(env.MEMEX_LOCAL_STATE_DIR)
-    : join(repoRoot, '.memex');
-  let local: { apiKey?: unknown; url?: unknown } = {};
-  const file = join(stateDir, 'local-project.json');
-  try {
-    local = JSON.parse(readFileSync(file, 'utf8')) as typeof local;
-  } catch {
-    // No local project: only the environment can say where Memex is.
-  }
+  const { file, local } = readLocal(stateDirs(env, repoRoot));
   const url = (env.MEMEX_URL || (typeof local.url === 'string' ? local.url : '') || DEFAULT_URL).replace(/\/+$/, '');
   if (env.MEMEX_API_KEY) return { url, apiKey: env.MEMEX_API_KEY, source: 'MEMEX_API_KEY' };
   const admin = env.MEMEX_ADMIN_TOKEN ? { adminToken: env.MEMEX_ADMIN_TOKEN } : {};
