@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rawEvent } from '../support/events';
 import { request } from '../support/http';
-import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
+import { freePort, runCli, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
 import { ScriptedLlm, modelAnswer } from '../support/scripted-llm';
 import { waitFor } from '../support/wait';
 
@@ -59,6 +60,7 @@ describe('the all-in-one process with nothing but Node', () => {
     port = await freePort();
     first = await start(port);
     expect(first.stdout()).toContain(`embedded (PGlite and queues in this process), data in ${home}`);
+    expect(first.stdout()).toContain(`admin token:      kept in ${join(home, 'local-admin.json')}`);
     llm.enqueue({ hang: true });
     const res = await request(`http://127.0.0.1:${port}/api/v2/events`, {
       key: apiKey(),
@@ -128,4 +130,33 @@ describe('the all-in-one process with nothing but Node', () => {
     const brain = await request<{ document: string }>(`http://127.0.0.1:${port}/api/v2/brain`, { key: apiKey() });
     expect(brain.body.document).toContain('Send all emails through the outbox table');
   }, 120_000);
+
+  it('makes each repository a project of its own with `memex init`, using the admin token it keeps', async () => {
+    const repo = join(home, 'checkouts', 'billing-service');
+    mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const init = await runCli(['init', '--write', '--dir', repo], { MEMEX_HOME: home, HOME: home });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('Made project billing-service');
+    expect(readFileSync(join(repo, '.gitignore'), 'utf8')).toContain('.claude/settings.local.json');
+    const local = JSON.parse(readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8')) as {
+      env: { MEMEX_API_KEY: string; MEMEX_URL: string };
+    };
+    expect(local.env.MEMEX_URL).toBe(`http://127.0.0.1:${port}`);
+    const post = await request(`http://127.0.0.1:${port}/api/v2/events`, {
+      key: local.env.MEMEX_API_KEY,
+      body: {
+        sessionId: 'billing',
+        events: [rawEvent('prompt', 'We decided to round invoice totals half-even, as the tax office requires.')],
+      },
+    });
+    expect(post.status).toBe(202);
+    const brainOf = async (key: string) =>
+      (await request<{ document: string }>(`http://127.0.0.1:${port}/api/v2/brain`, { key })).body.document;
+    await waitFor(async () => (await brainOf(local.env.MEMEX_API_KEY)).includes('half-even'), 20_000);
+    expect(await brainOf(local.env.MEMEX_API_KEY)).toContain('# Project brain: billing-service');
+    // One repository's brain never shows another's items.
+    expect(await brainOf(apiKey())).not.toContain('half-even');
+    expect(await brainOf(local.env.MEMEX_API_KEY)).not.toContain('outbox');
+  }, 60_000);
 });

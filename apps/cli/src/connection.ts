@@ -10,6 +10,8 @@ export interface Connection {
   adminToken?: string;
   /** Where the key came from, for messages (never the key itself). */
   source: string;
+  /** The admin token an embedded `npm start` made beside the local key (`local-admin.json`), if any. */
+  localAdminToken?: string;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -26,14 +28,20 @@ function stateDirs(env: NodeJS.ProcessEnv, repoRoot: string): string[] {
   return [env.MEMEX_HOME || join(env.HOME || homedir(), '.memex'), join(repoRoot, '.memex')];
 }
 
-function readLocal(dirs: string[]): { file: string; local: { apiKey?: unknown; url?: unknown } } {
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function readLocal(dirs: string[]): { file: string; local: { apiKey?: unknown; url?: unknown; adminToken?: unknown } } {
   for (const dir of dirs) {
     const file = join(dir, 'local-project.json');
-    try {
-      return { file, local: JSON.parse(readFileSync(file, 'utf8')) as { apiKey?: unknown; url?: unknown } };
-    } catch {
-      // Not here: the next place, or only the environment can say where Memex is.
-    }
+    const local = readJson(file);
+    // Not here: the next place, or only the environment can say where Memex is.
+    if (local) return { file, local: { ...local, adminToken: readJson(join(dir, 'local-admin.json'))?.adminToken } };
   }
   return { file: join(dirs[0] ?? '.memex', 'local-project.json'), local: {} };
 }
@@ -44,12 +52,14 @@ function readLocal(dirs: string[]): { file: string; local: { apiKey?: unknown; u
  * commands use it (see credentialOf).
  */
 export function resolveConnection(env: NodeJS.ProcessEnv, repoRoot: string): Connection {
-  const { file, local } = readLocal(stateDirs(env, repoRoot));
+  const { file, local: found } = readLocal(stateDirs(env, repoRoot));
+  const { adminToken, ...local } = found;
+  const localAdmin = typeof adminToken === 'string' ? { localAdminToken: adminToken } : {};
   const url = (env.MEMEX_URL || (typeof local.url === 'string' ? local.url : '') || DEFAULT_URL).replace(/\/+$/, '');
-  if (env.MEMEX_API_KEY) return { url, apiKey: env.MEMEX_API_KEY, source: 'MEMEX_API_KEY' };
+  if (env.MEMEX_API_KEY) return { url, apiKey: env.MEMEX_API_KEY, source: 'MEMEX_API_KEY', ...localAdmin };
   const admin = env.MEMEX_ADMIN_TOKEN ? { adminToken: env.MEMEX_ADMIN_TOKEN } : {};
-  if (typeof local.apiKey === 'string') return { url, apiKey: local.apiKey, ...admin, source: file };
-  return { url, ...admin, source: 'none' };
+  if (typeof local.apiKey === 'string') return { url, apiKey: local.apiKey, ...admin, source: file, ...localAdmin };
+  return { url, ...admin, source: 'none', ...localAdmin };
 }
 
 /** Who a call is made for: the project's own processes (hooks, MCP) or a person at the command line. */

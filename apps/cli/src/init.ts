@@ -1,6 +1,13 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { SettingsShapeError, mergeClaudeSettings, mergeMcpConfig, type Merged } from '@memex/claude-hooks';
+import { execFileSync } from 'node:child_process';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import {
+  SettingsShapeError,
+  mergeClaudeSettings,
+  mergeMcpConfig,
+  withMemexEnv,
+  withoutMemexHooks,
+} from '@memex/claude-hooks';
 import { parseCommand } from './args';
 import { usageError } from './cli-error';
 import type { CommandContext } from './command';
@@ -32,7 +39,7 @@ async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-function merged(path: string, run: () => Merged<Record<string, unknown>>): Merged<Record<string, unknown>> {
+function merged<T>(path: string, run: () => T): T {
   try {
     return run();
   } catch (error) {
@@ -41,56 +48,144 @@ function merged(path: string, run: () => Merged<Record<string, unknown>>): Merge
   }
 }
 
-/** Says whether the hooks will reach a Memex that knows the key. */
-async function checkConnection(connection: Connection, out: (line: string) => void): Promise<void> {
-  if (!connection.apiKey) {
-    out(`No API key yet: hooks will spool events until MEMEX_API_KEY is set (or \`npm start\` has run).`);
-    return;
-  }
+/** The repository `dir` is in (its git top level), or `dir` itself outside git. */
+function repositoryRoot(dir: string): string {
   try {
-    await new MemexHttp(connection).call('GET', '/api/v2/brain/summary', { timeoutMs: 3000 });
-    out(`Memex at ${connection.url} answers with the key from ${connection.source}.`);
+    return (
+      execFileSync('git', ['rev-parse', '--show-toplevel'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || dir
+    );
+  } catch {
+    return dir;
+  }
+}
+
+/** Whether git ignores `path` in the repository at `root` (false outside git). */
+function ignoredByGit(root: string, path: string): boolean | undefined {
+  try {
+    execFileSync('git', ['check-ignore', '-q', path], { cwd: root, stdio: 'ignore' });
+    return true;
   } catch (error) {
-    const reason = error instanceof HttpFailure ? error.message : String(error);
-    out(`Memex check failed: ${reason}. Hooks spool events until it answers.`);
+    // 1: not ignored; anything else (128: not a repository, git missing): nothing to say.
+    return (error as { status?: number }).status === 1 ? false : undefined;
+  }
+}
+
+/** Whether `key` opens a project on the Memex at `url`. */
+async function keyWorks(url: string, key: string): Promise<boolean> {
+  try {
+    await new MemexHttp({ url, apiKey: key, source: 'settings.local.json' }).call('GET', '/api/v2/brain/summary', {
+      timeoutMs: 3000,
+    });
+    return true;
+  } catch {
+    return false;
   }
 }
 
 /**
- * `memex init [--write]`: the hooks for `.claude/settings.json` and the MCP server for
- * `.mcp.json` (where Claude Code reads project-scoped servers), merged into what is there.
- * Without --write it only prints the result.
+ * The key of this repository's own project: the one settings.local.json already holds while
+ * it still works, else a new project named after the repository, made with the admin token
+ * (MEMEX_ADMIN_TOKEN, or the one an embedded `npm start` keeps beside the local key). Without
+ * a token the repository stays on the local project, and `out` says how to give it its own.
+ */
+async function projectKey(
+  connection: Connection,
+  name: string,
+  linked: string | undefined,
+  out: (line: string) => void,
+): Promise<string | undefined> {
+  if (linked && (await keyWorks(connection.url, linked))) {
+    out(`This repository keeps its own project (${name}); its key is in .claude/settings.local.json.`);
+    return linked;
+  }
+  const token = connection.adminToken ?? connection.localAdminToken;
+  if (!token) {
+    out(
+      'No admin token, so no project of its own: the hooks use the local project until MEMEX_ADMIN_TOKEN is set ' +
+        '(an embedded `npm start` keeps one for you) and `memex init --write` runs again.',
+    );
+    return undefined;
+  }
+  try {
+    const body = await new MemexHttp(
+      { url: connection.url, adminToken: token, source: 'admin token' },
+      { caller: 'person' },
+    ).call('POST', '/api/v2/projects', { body: { name }, timeoutMs: 5000 });
+    const created = JSON.parse(body) as { projectId: string; apiKey: string };
+    out(`Made project ${name} (${created.projectId}) for this repository; its key is in .claude/settings.local.json.`);
+    return created.apiKey;
+  } catch (error) {
+    const reason = error instanceof HttpFailure ? error.message : String(error);
+    out(`Could not make a project for this repository (${reason}): the hooks use the local project for now.`);
+    return undefined;
+  }
+}
+
+/**
+ * `memex init [--write]`: Claude Code set up for Memex in this repository, with a project of
+ * its own. What names this machine (the hooks' path to `memex`, the key, the server's
+ * address) goes into `.claude/settings.local.json`, which is the person's and is not
+ * committed; `.mcp.json`, which is, gets a server entry that is the same on every machine;
+ * hooks an older init put into `.claude/settings.json` move out of it. Without --write it only
+ * prints what it would write.
  */
 export async function runInit(options: InitOptions): Promise<number> {
   const { out } = options;
-  const dir = resolve(options.dir);
-  const settingsPath = join(dir, '.claude', 'settings.json');
-  const mcpPath = join(dir, '.mcp.json');
+  const root = repositoryRoot(resolve(options.dir));
+  const name = basename(root);
+  const settingsPath = join(root, '.claude', 'settings.json');
+  const localPath = join(root, '.claude', 'settings.local.json');
+  const mcpPath = join(root, '.mcp.json');
   try {
     const fromSettings = await readJsonFile(settingsPath);
+    const fromLocal = await readJsonFile(localPath);
     const fromMcp = await readJsonFile(mcpPath);
-    const nextSettings = merged(settingsPath, () => mergeClaudeSettings(fromSettings, options.bin));
-    const nextMcp = merged(mcpPath, () => mergeMcpConfig(fromMcp, options.bin));
+    const linked = merged(localPath, () =>
+      withMemexEnv(mergeClaudeSettings(fromLocal, options.bin).value, { MEMEX_BIN: options.bin }),
+    );
+    const given = (fromLocal as { env?: { MEMEX_API_KEY?: unknown } } | undefined)?.env?.MEMEX_API_KEY;
+    const key = options.write
+      ? await projectKey(options.connection, name, typeof given === 'string' ? given : undefined, out)
+      : undefined;
+    const local = withMemexEnv(linked, {
+      MEMEX_BIN: options.bin,
+      MEMEX_URL: options.connection.url,
+      MEMEX_API_KEY: key,
+    });
     const files = [
-      { path: settingsPath, result: nextSettings },
-      { path: mcpPath, result: nextMcp },
+      { path: localPath, result: { value: local, changed: JSON.stringify(local) !== JSON.stringify(fromLocal ?? {}) } },
+      { path: mcpPath, result: merged(mcpPath, () => mergeMcpConfig(fromMcp)) },
+      ...(fromSettings === undefined
+        ? []
+        : [{ path: settingsPath, result: merged(settingsPath, () => withoutMemexHooks(fromSettings)) }]),
     ];
     for (const { path, result } of files) {
       const text = `${JSON.stringify(result.value, null, 2)}\n`;
       if (!options.write) {
         out(`# ${path}${result.changed ? '' : ' (already up to date)'}`);
-        out(text);
+        // A key is never printed: a dry run makes none, and a linked one stays in its file.
+        out(text.replace(/"MEMEX_API_KEY": "[^"]*"/, '"MEMEX_API_KEY": "(this repository\'s key)"'));
       } else if (result.changed) {
         await mkdir(join(path, '..'), { recursive: true });
-        await writeFile(path, text);
+        await writeFile(path, text, path === localPath ? { mode: 0o600 } : {});
         out(`updated ${path}`);
       } else {
         out(`${path} is up to date`);
       }
     }
-    if (!options.write) out('Run `memex init --write` here to merge these into the files above.');
-    else out('Claude Code captures the sessions of this project from its next start.');
-    await checkConnection(options.connection, out);
+    if (options.write && ignoredByGit(root, localPath) === false) {
+      await appendFile(
+        join(root, '.gitignore'),
+        '\n# Memex and Claude Code settings of this machine\n.claude/settings.local.json\n',
+      );
+      out(`added .claude/settings.local.json to ${join(root, '.gitignore')}: it holds this machine's paths and key`);
+    }
+    if (!options.write) out('Run `memex init --write` here to write these (and make this repository its own project).');
+    else out('Claude Code captures the sessions of this repository from its next start.');
     return 0;
   } catch (error) {
     if (error instanceof InitError) {

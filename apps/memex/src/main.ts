@@ -11,6 +11,7 @@ import { McpModule } from '@memex/feature-mcp';
 import { OperationsModule } from '@memex/feature-operations';
 import { SearchModule } from '@memex/feature-search';
 import { createHttpApp, prepareRuntime, rootModule, runMain } from '@memex/server';
+import { LOCAL_ADMIN_FILE, ensureLocalAdminToken } from './local-admin';
 import { ensureLocalProject } from './local-project';
 
 /** Every feature in one process, for local use: `npm start`. */
@@ -26,8 +27,12 @@ const FEATURES = [
   OperationsModule,
 ];
 
-runMain(async (config) => {
-  const applied = await prepareRuntime(config, { embedded: true });
+runMain(async (given) => {
+  const applied = await prepareRuntime(given, { embedded: true });
+  const localAdmin = given.MEMEX_MODE === 'embedded' && !given.MEMEX_ADMIN_TOKEN;
+  const config = localAdmin
+    ? { ...given, MEMEX_ADMIN_TOKEN: await ensureLocalAdminToken(given.MEMEX_LOCAL_STATE_DIR) }
+    : given;
   const app = await createHttpApp(rootModule(config, FEATURES), config);
   await app.listen({ host: config.HOST, port: config.PORT });
 
@@ -52,6 +57,12 @@ runMain(async (config) => {
           ]
         : [`  local API key:    kept in ${keyFile} (private to you; not printed again)`]),
       `  dashboard:        ${url}/ui (sign in with the key)`,
+      ...(localAdmin
+        ? [
+            `  admin token:      kept in ${join(config.MEMEX_LOCAL_STATE_DIR, LOCAL_ADMIN_FILE)} (private to you; for the`,
+            '                    Health page and `memex init`, which makes a project per repository)',
+          ]
+        : []),
       '',
       '  Try it:',
       `    KEY=$(node -p 'require(${JSON.stringify(resolve(keyFile))}).apiKey')`,

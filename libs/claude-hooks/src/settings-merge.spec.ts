@@ -1,5 +1,13 @@
 import { HOOK_EVENTS } from './hook-payload';
-import { SettingsShapeError, isMemexHook, mergeClaudeSettings, mergeMcpConfig, shellWord } from './settings-merge';
+import {
+  SettingsShapeError,
+  isMemexHook,
+  mergeClaudeSettings,
+  mergeMcpConfig,
+  shellWord,
+  withMemexEnv,
+  withoutMemexHooks,
+} from './settings-merge';
 
 const BIN = '/opt/memex/bin/memex';
 
@@ -80,22 +88,64 @@ describe('mergeClaudeSettings', () => {
 });
 
 describe('mergeMcpConfig', () => {
-  it('adds the stdio server beside others and keeps fields added to its entry', () => {
-    const existing = { mcpServers: { github: { command: 'gh' }, memex: { command: 'x', env: { MEMEX_URL: 'u' } } } };
-    const { value } = mergeMcpConfig(existing, BIN);
+  it('adds the stdio server beside others, naming nothing of this machine, and keeps fields added to its entry', () => {
+    const existing = {
+      mcpServers: { github: { command: 'gh' }, memex: { command: BIN, cwd: '.', env: { LOG_LEVEL: 'warn' } } },
+    };
+    const { value } = mergeMcpConfig(existing);
     expect(value).toEqual({
       mcpServers: {
         github: { command: 'gh' },
-        memex: { type: 'stdio', command: BIN, args: ['mcp'], env: { MEMEX_URL: 'u' } },
+        memex: {
+          type: 'stdio',
+          command: '${MEMEX_BIN:-memex}',
+          args: ['mcp'],
+          cwd: '.',
+          env: { LOG_LEVEL: 'warn', MEMEX_URL: '${MEMEX_URL:-}', MEMEX_API_KEY: '${MEMEX_API_KEY:-}' },
+        },
       },
     });
-    expect(mergeMcpConfig(value, BIN).changed).toBe(false);
-    expect(() => mergeMcpConfig({ mcpServers: [] }, BIN)).toThrow(SettingsShapeError);
+    expect(JSON.stringify(mergeMcpConfig(undefined).value)).not.toContain('/');
+    expect(mergeMcpConfig(value).changed).toBe(false);
+    expect(() => mergeMcpConfig({ mcpServers: [] })).toThrow(SettingsShapeError);
   });
 
   it('leaves an entry that uses the HTTP endpoint alone', () => {
     const http = { mcpServers: { memex: { type: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { a: 'b' } } } };
-    expect(mergeMcpConfig(http, BIN)).toEqual({ value: http, changed: false });
+    expect(mergeMcpConfig(http)).toEqual({ value: http, changed: false });
+  });
+});
+
+describe('withMemexEnv and withoutMemexHooks', () => {
+  it('sets Memex variables beside the others, leaving out what is not known', () => {
+    expect(
+      withMemexEnv(
+        { model: 'opus', env: { FOO: '1', MEMEX_API_KEY: 'old' } },
+        { MEMEX_BIN: BIN, MEMEX_API_KEY: 'mx_new' },
+      ),
+    ).toEqual({
+      model: 'opus',
+      env: { FOO: '1', MEMEX_API_KEY: 'mx_new', MEMEX_BIN: BIN },
+    });
+    expect(() => withMemexEnv({ env: [] }, { MEMEX_BIN: BIN })).toThrow(SettingsShapeError);
+  });
+
+  it('takes an older init’s hooks out of committed settings, keeping everything else', () => {
+    const installed = mergeClaudeSettings(
+      { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } },
+      BIN,
+    ).value;
+    const { value, changed } = withoutMemexHooks(installed);
+    expect(changed).toBe(true);
+    expect(value).toEqual({
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] },
+      enabledMcpjsonServers: ['memex'],
+    });
+    expect(withoutMemexHooks(value).changed).toBe(false);
+    expect(withoutMemexHooks(mergeClaudeSettings(undefined, BIN).value).value).toEqual({
+      enabledMcpjsonServers: ['memex'],
+    });
   });
 });
 

@@ -92,10 +92,23 @@ export function mergeClaudeSettings(existing: unknown, bin: string): Merged<Json
 }
 
 /**
- * `.mcp.json` (Claude Code's project-scoped MCP servers) with Memex's stdio server. Fields
- * a user added to the entry (e.g. `env`) are kept.
+ * The variables `.claude/settings.local.json` sets for a session (its hooks and, through
+ * `.mcp.json`'s expansion, the MCP server): which Memex, with which project's key, and where
+ * this machine's `memex` is. They are the machine's and the person's, never committed.
  */
-export function mergeMcpConfig(existing: unknown, bin: string): Merged<Json> {
+export interface MemexEnv {
+  MEMEX_BIN: string;
+  MEMEX_URL?: string;
+  MEMEX_API_KEY?: string;
+}
+
+/**
+ * `.mcp.json` (Claude Code's project-scoped MCP servers, a committed file) with Memex's stdio
+ * server, written the same on every machine: the command and the connection come from the
+ * session's environment (`${MEMEX_BIN:-memex}`, set by settings.local.json), never a path of
+ * this machine. Fields a user added to the entry are kept.
+ */
+export function mergeMcpConfig(existing: unknown): Merged<Json> {
   const config = objectOrEmpty(existing, '.mcp.json');
   const servers = objectOrEmpty(config.mcpServers, '"mcpServers"');
   const current = isObject(servers[MCP_SERVER_KEY]) ? (servers[MCP_SERVER_KEY] as Json) : {};
@@ -103,7 +116,47 @@ export function mergeMcpConfig(existing: unknown, bin: string): Merged<Json> {
   if (current.url !== undefined || (current.type !== undefined && current.type !== 'stdio')) {
     return { value: config, changed: false };
   }
-  servers[MCP_SERVER_KEY] = { ...current, type: 'stdio', command: bin, args: ['mcp'] };
+  const env = objectOrEmpty(current.env, `"mcpServers.${MCP_SERVER_KEY}.env"`);
+  servers[MCP_SERVER_KEY] = {
+    ...current,
+    type: 'stdio',
+    command: '${MEMEX_BIN:-memex}',
+    args: ['mcp'],
+    // Empty when the session does not set them: the server then reads the local project's key.
+    env: { ...env, MEMEX_URL: '${MEMEX_URL:-}', MEMEX_API_KEY: '${MEMEX_API_KEY:-}' },
+  };
   config.mcpServers = servers;
   return { value: config, changed: JSON.stringify(config) !== JSON.stringify(existing ?? {}) };
+}
+
+/** Settings (`settings.local.json`) with Memex's variables set; other variables stay. */
+export function withMemexEnv(settings: Json, env: MemexEnv): Json {
+  const current = objectOrEmpty(settings.env, '"env"');
+  const next: Json = { ...current };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) next[name] = value;
+  return { ...settings, env: next };
+}
+
+/**
+ * A committed `.claude/settings.json` without the hooks an older `memex init` put there (they
+ * named this machine's checkout): they now live in settings.local.json. Everything else stays.
+ */
+export function withoutMemexHooks(existing: unknown): Merged<Json> {
+  const settings = objectOrEmpty(existing, 'settings');
+  if (settings.hooks === undefined) return { value: settings, changed: false };
+  const hooks = objectOrEmpty(settings.hooks, '"hooks"');
+  for (const event of HOOK_EVENTS) {
+    const groups = hooks[event];
+    if (!Array.isArray(groups)) continue;
+    const kept = groups.flatMap((group: unknown) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
+      const handlers = group.hooks.filter((handler: unknown) => !isMemexHook(handler, event));
+      return handlers.length ? [{ ...group, hooks: handlers }] : [];
+    });
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (Object.keys(hooks).length) settings.hooks = hooks;
+  else delete settings.hooks;
+  return { value: settings, changed: JSON.stringify(settings) !== JSON.stringify(existing ?? {}) };
 }
