@@ -64,6 +64,24 @@ export default tseslint.config(
     },
   },
   {
+    // Features and apps see ports (repositories, JobQueue, NotificationSource, SharedCache), never
+    // the drivers: the same features run on PostgreSQL and Redis or embedded (PGlite, queues in process).
+    files: ['libs/feature-*/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['pg', 'ioredis', 'bullmq', '@nestjs/bullmq', '@electric-sql/pglite'].map((name) => ({
+            name,
+            message:
+              'Only the infrastructure libraries (libs/db, libs/queue, libs/server) use the drivers; go through a port.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Layers (see docs/ARCHITECTURE.md): apps compose features, features wire infrastructure
     // and pure rules, nothing reaches into an app or across a project by relative path.
     files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],

@@ -30,3 +30,13 @@ export async function listenForNotifications(
   }
   return () => client.end().catch(() => undefined);
 }
+
+/** Notifications on a channel, from wherever the database is: what a feature listens through. */
+export interface NotificationSource {
+  listen(
+    channel: string,
+    handlers: { onMessage(payload: string): void; onLost(error: Error): void },
+  ): Promise<() => Promise<void>>;
+}
+
+export const NOTIFICATIONS = Symbol('NOTIFICATIONS');

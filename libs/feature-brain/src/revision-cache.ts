@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import type { Pool } from 'pg';
-import type { Config } from '@memex/config';
-import { ItemChanges, MemoryItemAdminRepository, PG_POOL, listenForNotifications } from '@memex/db';
-import { CONFIG, TtlCache } from '@memex/server';
+import { ItemChanges, MemoryItemAdminRepository, NOTIFICATIONS, type NotificationSource } from '@memex/db';
+import { TtlCache } from '@memex/server';
 
 const CHANNEL = 'memex_memory_revision';
 
@@ -27,8 +25,7 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly items: MemoryItemAdminRepository,
-    @Inject(CONFIG) private readonly config: Config,
-    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(NOTIFICATIONS) private readonly notifications: NotificationSource,
     changes: ItemChanges,
   ) {
     // This process's own writes are known at once, before their notification comes back.
@@ -72,7 +69,7 @@ export class RevisionCache implements OnModuleInit, OnApplicationShutdown {
 
   private async listen(): Promise<void> {
     try {
-      this.stop = await listenForNotifications(this.pool, this.config.DATABASE_URL, CHANNEL, {
+      this.stop = await this.notifications.listen(CHANNEL, {
         onMessage: (payload) => {
           const [projectId, revision] = payload.split(':');
           if (projectId && revision) this.remember(projectId, Number(revision));

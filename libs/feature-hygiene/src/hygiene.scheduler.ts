@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type IORedis from 'ioredis';
+import type { EventEmitter } from 'node:events';
 import type { Config } from '@memex/config';
 import { CONFIG, IntervalTask, JobQueue, PRODUCER_REDIS } from '@memex/server';
 
@@ -32,7 +32,8 @@ export class HygieneScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     private readonly jobs: JobQueue,
-    @Inject(PRODUCER_REDIS) private readonly redis: IORedis | null,
+    /** Redis in server mode, to hear it come back; none in embedded mode. */
+    @Inject(PRODUCER_REDIS) private readonly redis: EventEmitter | null,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 

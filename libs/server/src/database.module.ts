@@ -22,8 +22,11 @@ import {
   SearchRepository,
   SessionRepository,
   createPool,
+  NOTIFICATIONS,
+  listenForNotifications,
   openEmbeddedPool,
   type DB,
+  type NotificationSource,
 } from '@memex/db';
 import { CONFIG } from './config.module';
 import { throttledWarning } from './connection-errors';
@@ -69,13 +72,20 @@ const REPOSITORIES = [
             }),
     },
     {
+      provide: NOTIFICATIONS,
+      inject: [PG_POOL, CONFIG],
+      useFactory: (pool: Pool, config: Config): NotificationSource => ({
+        listen: (channel, handlers) => listenForNotifications(pool, config.DATABASE_URL, channel, handlers),
+      }),
+    },
+    {
       provide: KYSELY,
       inject: [PG_POOL],
       useFactory: (pool: Pool) => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
     },
     ...REPOSITORIES,
   ],
-  exports: [KYSELY, PG_POOL, ...REPOSITORIES],
+  exports: [KYSELY, PG_POOL, NOTIFICATIONS, ...REPOSITORIES],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}

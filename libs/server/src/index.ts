@@ -13,6 +13,7 @@ export * from './platform.module';
 export * from './preflight';
 export * from './job-queue';
 export * from './queue.module';
+export * from './queue-board';
 export * from './zod.pipe';
 export * from './boot';
 export * from './embedded-home';

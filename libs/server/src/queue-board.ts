@@ -6,16 +6,11 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
-import {
-  ALL_QUEUES,
-  AuthFailureLimiter,
-  CONFIG,
-  assertAdminToken,
-  bearerToken,
-  retryAfterOf,
-  toErrorResponse,
-  type AllQueues,
-} from '@memex/server';
+import { assertAdminToken, bearerToken } from './auth';
+import { AuthFailureLimiter } from './auth-limiter';
+import { CONFIG } from './config.module';
+import { retryAfterOf, toErrorResponse } from './exception.filter';
+import { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
