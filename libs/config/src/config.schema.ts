@@ -86,6 +86,8 @@ export const configSchema = z
     /** Loopback clients (127.0.0.0/8, ::1) are not limited: tests and single-user setups behind no proxy. */
     AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: flag(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `json` (one object a line, for collectors), `pretty` (for a person), or `auto`: pretty on a terminal. */
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     /** Batches for one session within this window collapse into one enrichment job. */
     ENRICHMENT_DEBOUNCE_MS: int(0, 600_000).default(2000),
     /** How often the reconciler looks for sessions whose enrichment lags their events. */

@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -31,6 +32,35 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket): v
 }
 
 /** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
+/** Nest's own start-up lines: which module loaded, every route mapped. Noise at info, to a person or a collector. */
+const WIRING = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/** The app's logger, without Nest's wiring lines at info (warnings and errors from Nest still pass). */
+class FrameworkQuietLogger implements LoggerService {
+  constructor(private readonly inner: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    const context = params[params.length - 1];
+    if (typeof context === 'string' && WIRING.has(context)) return;
+    this.inner.log(message, ...params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.inner.error(message, ...params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.inner.warn(message, ...params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.inner.debug(message, ...params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.inner.verbose(message, ...params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.inner.fatal(message, ...params);
+  }
+}
+
 export async function createHttpApp(rootModule: unknown, config: Config): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: INGEST_LIMITS.maxBatchBytes,
@@ -66,7 +96,7 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
     // Our own JSON parser below: Nest's would turn a parse error into an anonymous 400.
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new FrameworkQuietLogger(app.get(Logger)));
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
 

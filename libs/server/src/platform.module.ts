@@ -12,6 +12,7 @@ import { AuthFailureLimiter } from './auth-limiter';
 import { GlobalExceptionFilter } from './exception.filter';
 import { HealthController } from './health';
 import { jobLogFields } from './log-context';
+import { prettyLogs } from './log-format';
 import { MetricsController, MetricsRegistry } from './metrics';
 import { QueueModule } from './queue.module';
 import { ROUTE, type RouteOfRequest } from './bootstrap-http';
@@ -41,6 +42,15 @@ export class PlatformModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.LOG_LEVEL,
+            // A person at a terminal reads lines, a collector reads JSON.
+            ...(prettyLogs(config)
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req.id' },
+                  },
+                }
+              : {}),
             // Lines written while a worker runs a job carry its id.
             mixin: jobLogFields,
             genReqId: (req) => {
