@@ -324,6 +324,14 @@ describe('the dashboard in Chromium', () => {
     }
   });
 
+  it('tells a project key that the Health page needs the admin token', async () => {
+    await page.goto(`${url}/ui/health`);
+    const heading = page.getByRole('heading', { level: 1, name: 'Health needs the admin token' });
+    await heading.waitFor();
+    expect(await page.getByRole('main').textContent()).toContain('MEMEX_ADMIN_TOKEN');
+    await page.screenshot({ path: join(SHOTS, 'health-needs-admin.png') });
+  });
+
   it('lets the admin token pick a project and see the health of the queues', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key or admin token').fill(ADMIN_TOKEN);

@@ -30,17 +30,32 @@ function Page({ path, isAdmin }: { path: string; isAdmin: boolean }) {
     case 'review':
       return <ReviewPage />;
     case 'health':
-      if (isAdmin) return <HealthPage />;
-      break;
     case 'projects':
-      if (isAdmin) return <ProjectPicker />;
-      break;
+      if (isAdmin) return section === 'health' ? <HealthPage /> : <ProjectPicker />;
+      return <NeedsAdminToken what={section === 'health' ? 'Health' : 'Projects'} />;
   }
   return (
     <main id="main">
       <h1>Not found</h1>
       <p>
         Nothing here. <Link to="/brain">Back to the brain</Link>.
+      </p>
+    </main>
+  );
+}
+
+/** An operator's page opened with a project key: say what opens it, rather than "not found". */
+function NeedsAdminToken({ what }: { what: string }) {
+  return (
+    <main id="main">
+      <h1>{what} needs the admin token</h1>
+      <p>
+        You are signed in with a project key, which opens one project's memory. {what} is for operators: sign out and
+        sign in with the admin token (<code>MEMEX_ADMIN_TOKEN</code>; an embedded <code>npm start</code> keeps one in{' '}
+        <code>~/.memex/local-admin.json</code>).
+      </p>
+      <p>
+        <Link to="/brain">Back to the brain</Link>.
       </p>
     </main>
   );
