@@ -72,6 +72,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hygiene: async () => (await import('./commands/hygiene')).runHygiene,
   redact: async () => (await import('./commands/redact')).runRedact,
   init: async () => (await import('./init')).runInitCommand,
+  move: async () => (await import('./commands/move')).runMove,
   // Loaded only here: the model clients are for the doctor, never for a hook.
   doctor: async () => (await import('./doctor')).runDoctorCommand,
 };

@@ -2,6 +2,7 @@ import { BRAIN_USAGE } from './commands/brain';
 import { HYGIENE_USAGE } from './commands/hygiene';
 import { ITEM_USAGE } from './commands/item';
 import { ITEMS_USAGE } from './commands/items';
+import { MOVE_USAGE } from './commands/move';
 import { REDACT_USAGE } from './commands/redact';
 import { REMEMBER_USAGE } from './commands/remember';
 import { SEARCH_USAGE } from './commands/search';
@@ -27,6 +28,7 @@ const USAGES: Record<string, string> = {
   hook: HOOK_USAGE,
   mcp: MCP_USAGE,
   doctor: DOCTOR_USAGE,
+  move: MOVE_USAGE,
 };
 
 export function usageOf(command: string): string {
@@ -44,10 +46,11 @@ export const USAGE = `usage: memex <command>   (memex <command> --help for its f
   status       the server, the project's sessions and items, the last enrichment, model spend today
   hygiene      run hygiene passes; apply, reject or revert what they proposed or changed
   redact       find (--apply: replace) secrets stored before redaction existed
-  init         print (--write: merge into the project) the Claude Code hooks and MCP server
+  init         print (--write: write) the Claude Code set-up, making the repository its own project
   hook         a Claude Code hook, payload on stdin (installed by init)
   mcp          the MCP server on stdio (installed by init)
   doctor       ask the configured enrichment engine one tiny question
+  move         copy an embedded Memex (MEMEX_HOME) into a PostgreSQL server, to run in server mode
 
 Every command but hook and mcp takes --json (for scripts) and prints tables otherwise.
 

@@ -1,5 +1,6 @@
 export * from './bootstrap-database';
 export * from './connection-loss';
+export * from './copy-database';
 export * from './database';
 export * from './embedded-database';
 export * from './migrations';
