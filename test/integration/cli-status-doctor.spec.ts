@@ -1,11 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { ModelUsageRepository } from '@memex/db';
 import { ClaudeStandIn } from '../support/claude-standin';
 import { rawEvent, storeEvents } from '../support/events';
-import { runCli } from '../support/processes';
+import { MEMEX_BIN, runCli } from '../support/processes';
+import { mergeClaudeSettings } from '@memex/claude-hooks';
 import { ScriptedLlm } from '../support/scripted-llm';
 import { useTestApp } from '../support/use-test-app';
 import { EMBEDDED } from '../support/mode';
@@ -53,6 +54,25 @@ describe('memex status', () => {
   });
 });
 
+/** Everything a session needs, in place: the server, its key, a repository with the hooks, an empty spool. */
+function healthy(): { env: Record<string, string>; dir: string[] } {
+  const repo = mkdtempSync(join(tmpdir(), 'memex-doctor-repo-'));
+  mkdirSync(join(repo, '.claude'));
+  writeFileSync(
+    join(repo, '.claude', 'settings.local.json'),
+    JSON.stringify(mergeClaudeSettings(undefined, MEMEX_BIN).value),
+  );
+  return {
+    env: {
+      MEMEX_URL: ctx.server.url,
+      MEMEX_API_KEY: ctx.project.apiKey,
+      MEMEX_HOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-doctor-state-')),
+      ...noLocalProject(),
+    },
+    dir: ['--dir', repo],
+  };
+}
+
 describe('memex doctor', () => {
   let llm: ScriptedLlm;
   beforeAll(async () => {
@@ -63,9 +83,19 @@ describe('memex doctor', () => {
   it('asks an OpenAI-compatible endpoint one tiny question and says which output mode it took', async () => {
     llm.refuses.add('json_schema');
     llm.enqueue({ content: '{"items": []}', usage: { prompt_tokens: 40, completion_tokens: 6 } });
-    const run = await runCli(['doctor'], { LLM_BASE_URL: llm.url, LLM_MODEL: 'small-local', ...noLocalProject() });
+    const setup = healthy();
+    const run = await runCli(['doctor', ...setup.dir], {
+      LLM_BASE_URL: llm.url,
+      LLM_MODEL: 'small-local',
+      ...setup.env,
+    });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.trim().split('\n')).toEqual([
+      `ok   server: Memex answers at ${ctx.server.url}`,
+      'ok   key: from MEMEX_API_KEY',
+      expect.stringMatching(new RegExp(`^ok   project: ${ctx.project.projectId}: \\d+ live items from \\d+ sessions$`)),
+      expect.stringMatching(/^ok   hooks: installed in .*\.claude$/),
+      'ok   spool: nothing waiting to be sent',
       `engine: openai, model small-local at ${llm.url}`,
       expect.stringMatching(/^check: ok in \d+ ms, output mode json_object, 46 tokens$/),
     ]);
@@ -75,10 +105,11 @@ describe('memex doctor', () => {
     const claude = new ClaudeStandIn();
     try {
       claude.answer('{"items": []}');
-      const run = await runCli(['doctor', '--json'], {
+      const setup = healthy();
+      const run = await runCli(['doctor', '--json', ...setup.dir], {
         ENRICHMENT_ENGINE: 'claude-code',
         PATH: `${claude.dir}:${process.env.PATH ?? ''}`,
-        ...noLocalProject(),
+        ...setup.env,
       });
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({
@@ -106,8 +137,41 @@ describe('memex doctor', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/ENRICHMENT_ENGINE: openai needs LLM_BASE_URL/);
 
-    const local = await runCli(['doctor'], noLocalProject());
+    const setup = healthy();
+    const local = await runCli(['doctor', ...setup.dir], setup.env);
     expect(local).toMatchObject({ code: 0 });
-    expect(local.stdout).toMatch(/^engine: local/);
+    expect(local.stdout).toMatch(/\nengine: local/);
+  });
+
+  it('names what stops sessions reaching the brain, each with its fix', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'memex-doctor-state-'));
+    mkdirSync(join(state, 'spool', 'no-key'), { recursive: true });
+    for (const n of [1, 2]) writeFileSync(join(state, 'spool', 'no-key', `${n}.json`), '{}');
+    const repo = mkdtempSync(join(tmpdir(), 'memex-doctor-repo-'));
+    const run = await runCli(['doctor', '--dir', repo], {
+      MEMEX_URL: 'http://127.0.0.1:9',
+      MEMEX_HOOK_STATE_DIR: state,
+      ...noLocalProject(),
+    });
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.slice(0, 8)).toEqual([
+      expect.stringMatching(/^FAIL server: Memex at http:\/\/127\.0\.0\.1:9 does not answer/),
+      '     fix: start it (`npm start` in the Memex checkout), or set MEMEX_URL to where it runs',
+      expect.stringMatching(/^FAIL key: no project key/),
+      '     fix: run `npm start` once (it makes a local project), then `memex init --write` in this repository',
+      `FAIL hooks: no Memex hooks in ${join(repo, '.claude')}`,
+      '     fix: run `memex init --write` in this repository',
+      `FAIL spool: 2 request(s) of events waiting in ${join(state, 'spool')}`,
+      expect.stringMatching(/^     fix: they go out with the next hook/),
+    ]);
+
+    const refused = await runCli(['doctor', '--dir', repo], {
+      MEMEX_URL: ctx.server.url,
+      MEMEX_API_KEY: 'mx_not-a-key-of-this-server',
+      MEMEX_HOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-doctor-state-')),
+      ...noLocalProject(),
+    });
+    expect(refused.stdout).toContain('FAIL key: the key from MEMEX_API_KEY is refused');
   });
 });

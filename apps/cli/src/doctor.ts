@@ -1,11 +1,14 @@
+import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@memex/config';
 import { checkEngine, type EngineCheck } from '@memex/models';
 import { parseCommand } from './args';
 import { usageError } from './cli-error';
 import type { CommandContext } from './command';
+import type { Connection } from './connection';
+import { setupChecks, setupLines } from './setup-checks';
 
-export const DOCTOR_USAGE = 'memex doctor [--json]';
+export const DOCTOR_USAGE = 'memex doctor [--json] [--dir <repository>]';
 
 export function doctorLines(check: EngineCheck): string[] {
   if (check.engine === 'local')
@@ -18,11 +21,17 @@ export function doctorLines(check: EngineCheck): string[] {
 }
 
 /**
- * `memex doctor [--json]`: reads the configuration as the worker does (its environment) and
- * asks the configured engine one tiny question, as enrichment would: which output mode it
- * takes, the model, the latency.
+ * `memex doctor [--json]`: checks what a captured session needs, each with the fix when it
+ * fails (the server answers, a key opens a project, this repository's hooks are installed,
+ * nothing stuck in the spool), then reads the configuration as the worker does (its
+ * environment) and asks the configured engine one tiny question, as enrichment would: which
+ * output mode it takes, the model, the latency. Exit 0 only when everything passed.
  */
-export async function runDoctor(json: boolean, out: (line: string) => void): Promise<number> {
+export async function runDoctor(
+  json: boolean,
+  out: (line: string) => void,
+  setup: { connection: Connection; repoDir: string },
+): Promise<number> {
   let config;
   try {
     config = loadConfig();
@@ -33,14 +42,18 @@ export async function runDoctor(json: boolean, out: (line: string) => void): Pro
   }
   // The clients log for a server; a person reads the doctor's own lines.
   Logger.overrideLogger(false);
+  const checks = await setupChecks(setup.connection, setup.repoDir, process.env);
   const check = await checkEngine(config);
-  if (json) out(JSON.stringify(check, null, 2));
-  else doctorLines(check).forEach((line) => out(line));
-  return check.ok ? 0 : 1;
+  if (json) out(JSON.stringify({ setup: checks, ...check }, null, 2));
+  else [...setupLines(checks), ...doctorLines(check)].forEach((line) => out(line));
+  return check.ok && checks.every((c) => c.ok) ? 0 : 1;
 }
 
 export async function runDoctorCommand(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(args, {}, DOCTOR_USAGE);
+  const { values, positionals } = parseCommand(args, { dir: { type: 'string' } }, DOCTOR_USAGE);
   if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, DOCTOR_USAGE);
-  return runDoctor(values.json ?? false, context.out);
+  return runDoctor(values.json ?? false, context.out, {
+    connection: context.connection,
+    repoDir: resolve(values.dir ?? process.cwd()),
+  });
 }

@@ -49,7 +49,7 @@ export const USAGE = `usage: memex <command>   (memex <command> --help for its f
   init         print (--write: write) the Claude Code set-up, making the repository its own project
   hook         a Claude Code hook, payload on stdin (installed by init)
   mcp          the MCP server on stdio (installed by init)
-  doctor       ask the configured enrichment engine one tiny question
+  doctor       check the server, key, project, hooks, spool and enrichment engine, with fixes
   move         copy an embedded Memex (MEMEX_HOME) into a PostgreSQL server, to run in server mode
 
 Every command but hook and mcp takes --json (for scripts) and prints tables otherwise.
