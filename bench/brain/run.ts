@@ -1,6 +1,8 @@
 import { Agent, request } from 'node:http';
 import { fmt, summarize } from '../support/stats';
-import { startApp } from '../support/server-process';
+import type { Kysely } from 'kysely';
+import type { DB } from '@memex/db';
+import { startApp, startEmbedded, type BenchMode } from '../support/server-process';
 import { seed } from './seed';
 
 function get(
@@ -30,8 +32,12 @@ function get(
   });
 }
 
-async function measure(count: number): Promise<void> {
-  const server = await startApp(`brain${count}`, 'brain-api', (db, projectId) => seed(db, projectId, count));
+/** 304 revalidations per second, by mode, at 5,000 items: embedded mode's goal is half server mode's. */
+const revalidations: Partial<Record<BenchMode, number>> = {};
+
+async function measure(count: number, mode: BenchMode = 'server'): Promise<void> {
+  const fill = (db: Kysely<DB>, projectId: string) => seed(db, projectId, count);
+  const server = mode === 'embedded' ? await startEmbedded(fill) : await startApp(`brain${count}`, 'brain-api', fill);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const url = `${server.url}/api/v2/brain`;
   try {
@@ -65,7 +71,11 @@ async function measure(count: number): Promise<void> {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const c = summarize(cold);
     const h = summarize(hit);
-    console.log(`bench:brain — ${fmt(count)} items, brain-api process alone, tokenBudget 6000`);
+    console.log(
+      mode === 'embedded'
+        ? `bench:brain — ${fmt(count)} items, embedded mode (npm start with nothing but Node), tokenBudget 6000`
+        : `bench:brain — ${fmt(count)} items, brain-api process alone (server mode), tokenBudget 6000`,
+    );
     console.log(
       `  cold assembly incl. database read: p50 ${fmt(c.p50, 1)} ms, p99 ${fmt(c.p99, 1)} ms (goal p50 < ${count > 10_000 ? 500 : 50} ms)`,
     );
@@ -74,6 +84,12 @@ async function measure(count: number): Promise<void> {
       `  304 revalidations: ${fmt(total / seconds, 0)} req/s, ${fmt(notModified)} of ${fmt(total)} answered 304 (goal ≥ 5,000 req/s)`,
     );
     console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
+    if (count === 5_000) revalidations[mode] = total / seconds;
+    if (mode === 'embedded' && revalidations.server) {
+      console.log(
+        `  embedded ÷ server mode 304 revalidations (same run): ${fmt(revalidations.embedded! / revalidations.server, 2)} × (goal ≥ 0.5 ×)`,
+      );
+    }
   } finally {
     agent.destroy();
     await server.stop();
@@ -83,6 +99,7 @@ async function measure(count: number): Promise<void> {
 async function main(): Promise<void> {
   await measure(5_000);
   await measure(50_000);
+  await measure(5_000, 'embedded');
 }
 
 void main();

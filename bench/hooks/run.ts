@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seed } from '../brain/seed';
 import { fmt, summarize } from '../support/stats';
-import { freePort, startApp } from '../support/server-process';
+import type { Kysely } from 'kysely';
+import type { DB } from '@memex/db';
+import { freePort, startApp, startEmbedded, type BenchMode } from '../support/server-process';
 
 /**
  * What a Claude Code user pays per hook: wall time of `bin/memex hook <Event>` as Claude Code
@@ -52,8 +54,9 @@ async function scenario(
   return { name, ...summarize(times.sort((a, b) => a - b)) };
 }
 
-async function main(): Promise<void> {
-  const server = await startApp('hooks', 'memex', (db, projectId) => seed(db, projectId, 2000));
+async function measure(mode: BenchMode): Promise<number> {
+  const fill = (db: Kysely<DB>, projectId: string) => seed(db, projectId, 2000);
+  const server = mode === 'embedded' ? await startEmbedded(fill) : await startApp('hooks', 'memex', fill);
   const work = mkdtempSync(join(tmpdir(), 'memex-bench-hooks-'));
   const up = (state: string) => ({
     MEMEX_URL: server.url,
@@ -109,17 +112,28 @@ async function main(): Promise<void> {
       ),
     );
 
-    console.log(`\nHook wall time, ${RUNS} runs each (new Node process per run, as Claude Code runs hooks):`);
+    console.log(
+      `\nHook wall time against ${mode === 'embedded' ? 'embedded mode (npm start with nothing but Node)' : 'server mode'}, ${RUNS} runs each (new Node process per run, as Claude Code runs hooks):`,
+    );
     console.log('scenario'.padEnd(62), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8));
     for (const r of rows) {
       console.log(r.name.padEnd(62), fmt(r.p50, 0).padStart(8), fmt(r.p99, 0).padStart(8), fmt(r.max, 0).padStart(8));
     }
     const worst = Math.max(...rows.map((r) => r.max));
     console.log(`\nslowest hook: ${fmt(worst, 0)} ms (goal: never over 2,000 ms) ${worst < 2000 ? 'OK' : 'MISSED'}`);
+    return rows[0]!.p50;
   } finally {
     hung.close();
     await server.stop();
   }
+}
+
+async function main(): Promise<void> {
+  const server = await measure('server');
+  const embedded = await measure('embedded');
+  console.log(
+    `\nSessionStart p50, embedded ÷ server mode (same run): ${fmt(embedded / server, 2)} × (goal: as fast, ≤ 1 × give or take noise)`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,8 @@
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { Client } from 'pg';
 import { EVENTS_PER_BATCH, SESSIONS, ingestBatch } from '../support/ingest-load';
 import { fmt, summarize } from '../support/stats';
-import { startAllInOne, startApp } from '../support/server-process';
+import { startAllInOne, startApp, startEmbedded } from '../support/server-process';
 
 /**
  * Ingest throughput in all-in-one mode: 100-event batches of ~1 KB events posted with
@@ -73,8 +72,15 @@ async function run(
   return { latencies, errors, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
-async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
-  const server = mode === 'ingest-api' ? await startApp('ingest', 'ingest-api') : await startAllInOne('ingest');
+const throughput: Record<string, number> = {};
+
+async function measure(mode: 'ingest-api' | 'all-in-one' | 'embedded'): Promise<void> {
+  const server =
+    mode === 'ingest-api'
+      ? await startApp('ingest', 'ingest-api')
+      : mode === 'embedded'
+        ? await startEmbedded()
+        : await startAllInOne('ingest');
   try {
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const url = new URL('/api/v2/events', server.url);
@@ -89,16 +95,21 @@ async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
     const events = BATCHES * EVENTS_PER_BATCH;
     const { p50, p99, max } = summarize(latencies);
 
-    const pg = new Client({ connectionString: server.databaseUrl });
-    await pg.connect();
-    const stored = Number((await pg.query('select count(*) from raw_events')).rows[0].count);
-    await pg.end();
+    const rss = server.peakRssMb();
+    const stored = await server.count('raw_events');
+    throughput[mode] = events / seconds;
 
     console.log(
       mode === 'ingest-api'
         ? 'bench:ingest — the ingest-api process alone, real PostgreSQL and Redis'
-        : 'bench:ingest — all-in-one process (npm start): ingest while the enrichment worker enriches the same load',
+        : mode === 'embedded'
+          ? 'bench:ingest — embedded mode (npm start with nothing but Node: PGlite, queues in process), enriching the same load'
+          : 'bench:ingest — all-in-one process in server mode: ingest while the enrichment worker enriches the same load',
     );
+    if (mode === 'embedded')
+      console.log(
+        `  start to ready on a fresh home (migrations included): ${fmt(server.startMs / 1000, 1)} s (goal ≤ 10 s)`,
+      );
     console.log(
       `  batches: ${fmt(BATCHES)} × ${EVENTS_PER_BATCH} events (~1 KB each), concurrency ${CONCURRENCY}, ${SESSIONS} sessions`,
     );
@@ -108,7 +119,12 @@ async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
     console.log(
       `  non-202 answers: ${errors}; events stored: ${fmt(stored)} of ${fmt(events + WARMUP * EVENTS_PER_BATCH)}`,
     );
-    console.log(`  server CPU: ${fmt(cpuUsPerEvent, 1)} µs per event; peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
+    console.log(`  server CPU: ${fmt(cpuUsPerEvent, 1)} µs per event; peak RSS: ${fmt(rss, 0)} MB`);
+    if (mode === 'embedded') {
+      console.log(
+        `  embedded ÷ server mode (all-in-one, same run): ${fmt(throughput.embedded! / throughput['all-in-one']!, 2)} × (goal: ≥ 5,000 events/s embedded)`,
+      );
+    }
     agent.destroy();
     if (errors > 0 || stored !== events + WARMUP * EVENTS_PER_BATCH) process.exitCode = 1;
   } finally {
@@ -119,6 +135,7 @@ async function measure(mode: 'ingest-api' | 'all-in-one'): Promise<void> {
 async function main(): Promise<void> {
   await measure('ingest-api');
   await measure('all-in-one');
+  await measure('embedded');
 }
 
 void main();

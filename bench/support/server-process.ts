@@ -1,19 +1,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { Kysely } from 'kysely';
-import { ProjectRepository, createDatabase, ensureDatabaseExists, migrateToLatest, type DB } from '@memex/db';
+import { sql, type Kysely } from 'kysely';
+import {
+  ProjectRepository,
+  createDatabase,
+  createEmbeddedDatabase,
+  ensureDatabaseExists,
+  migrateInProcess,
+  migrateToLatest,
+  type DB,
+} from '@memex/db';
 import { deleteQueuePrefix } from '@memex/queue';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
+/** Where a benchmarked process keeps its data: PostgreSQL and Redis, or embedded (PGlite, queues in process). */
+export type BenchMode = 'server' | 'embedded';
+
 export interface BenchServer {
   url: string;
   apiKey: string;
+  mode: BenchMode;
+  /** Server mode's database ('' in embedded mode). */
   databaseUrl: string;
+  /** Milliseconds from spawning the process to its banner (embedded: on a fresh home, migrations included). */
+  startMs: number;
+  /** Rows of a table; in embedded mode the process is stopped first (its database is in it). */
+  count(table: string): Promise<number>;
   queuePrefix: string;
   child: ChildProcess;
   peakRssMb(): number;
@@ -65,6 +82,16 @@ function spawnApp(
   });
 }
 
+async function countOn(databaseUrl: string, table: string): Promise<number> {
+  const pg = new Client({ connectionString: databaseUrl });
+  await pg.connect();
+  try {
+    return Number((await pg.query(`select count(*) from "${table.replace(/"/g, '""')}"`)).rows[0].count);
+  } finally {
+    await pg.end();
+  }
+}
+
 /** RSS and teardown of a benchmarked process: stop it, drop its database, purge its queue keys. */
 function handle(child: ChildProcess, serverUrl: string, name: string) {
   return {
@@ -85,6 +112,92 @@ function handle(child: ChildProcess, serverUrl: string, name: string) {
   };
 }
 
+/**
+ * The all-in-one process in embedded mode on a fresh home, as `npm start` runs with nothing
+ * but Node; `seed` fills the home's database (with a project made for the run) before it starts.
+ */
+export async function startEmbedded(
+  seed?: (db: Kysely<DB>, projectId: string) => Promise<void>,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
+  const home = mkdtempSync(join(tmpdir(), 'memex-bench-home-'));
+  let seededKey: string | undefined;
+  if (seed) {
+    const db = await createEmbeddedDatabase(join(home, 'pgdata'));
+    await migrateInProcess(db);
+    const { apiKey, projectId } = await new ProjectRepository(db).createWithKey('bench');
+    await seed(db, projectId);
+    await db.destroy();
+    seededKey = apiKey;
+  }
+  const port = await freePort();
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const { DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/memex/src/main.js')], {
+    env: {
+      ...inherited,
+      MEMEX_MODE: 'embedded',
+      MEMEX_HOME: home,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await bannerOf(child);
+  const startMs = performance.now() - started;
+  const apiKey =
+    seededKey ?? (JSON.parse(readFileSync(join(home, 'local-project.json'), 'utf8')) as { apiKey: string }).apiKey;
+  const stopChild = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    mode: 'embedded',
+    databaseUrl: '',
+    startMs,
+    queuePrefix: '',
+    child,
+    peakRssMb: () => peakRss(child),
+    async count(table: string): Promise<number> {
+      await stopChild();
+      const db = await createEmbeddedDatabase(join(home, 'pgdata'));
+      try {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
+        return rows[0]?.n ?? 0;
+      } finally {
+        await db.destroy();
+      }
+    },
+    async stop(): Promise<void> {
+      await stopChild();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+function bannerOf(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Memex is running')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
+  });
+}
+
+function peakRss(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
 /** Starts the all-in-one process (`npm start`'s entry) on a fresh database, as a user would run it. */
 export async function startAllInOne(
   label: string,
@@ -92,6 +205,7 @@ export async function startAllInOne(
   entry = 'dist/apps/memex/src/main.js',
 ): Promise<BenchServer> {
   const run = benchRun(label);
+  const started = performance.now();
   const stateDir = mkdtempSync(join(tmpdir(), 'memex-bench-'));
   const port = await freePort();
   const child = spawnApp(entry, run, port, { MEMEX_LOCAL_STATE_DIR: stateDir, ...env }, 'pipe');
@@ -103,10 +217,14 @@ export async function startAllInOne(
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
   });
+  const startMs = performance.now() - started;
   const { apiKey } = JSON.parse(readFileSync(join(stateDir, 'local-project.json'), 'utf8')) as { apiKey: string };
   return {
     url: `http://127.0.0.1:${port}`,
     apiKey,
+    mode: 'server',
+    startMs,
+    count: (table) => countOn(run.databaseUrl, table),
     databaseUrl: run.databaseUrl,
     queuePrefix: run.name,
     child,
@@ -141,6 +259,7 @@ export async function startApp(
     'ignore',
   );
   const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
   for (let i = 0; i < 200; i += 1) {
     if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -148,6 +267,9 @@ export async function startApp(
   return {
     url,
     apiKey,
+    mode: 'server',
+    startMs: performance.now() - started,
+    count: (table) => countOn(run.databaseUrl, table),
     databaseUrl: run.databaseUrl,
     queuePrefix: run.name,
     child,
