@@ -94,7 +94,7 @@ describe('memex doctor', () => {
       `ok   server: Memex answers at ${ctx.server.url}`,
       'ok   key: from MEMEX_API_KEY',
       expect.stringMatching(new RegExp(`^ok   project: ${ctx.project.projectId}: \\d+ live items from \\d+ sessions$`)),
-      expect.stringMatching(/^ok   hooks: installed in .*\.claude$/),
+      expect.stringMatching(/^ok {3}hooks: installed in .*\.claude$/),
       'ok   spool: nothing waiting to be sent',
       `engine: openai, model small-local at ${llm.url}`,
       expect.stringMatching(/^check: ok in \d+ ms, output mode json_object, 46 tokens$/),
@@ -163,7 +163,7 @@ describe('memex doctor', () => {
       `FAIL hooks: no Memex hooks in ${join(repo, '.claude')}`,
       '     fix: run `memex init --write` in this repository',
       `FAIL spool: 2 request(s) of events waiting in ${join(state, 'spool')}`,
-      expect.stringMatching(/^     fix: they go out with the next hook/),
+      expect.stringMatching(/^ {5}fix: they go out with the next hook/),
     ]);
 
     const refused = await runCli(['doctor', '--dir', repo], {
