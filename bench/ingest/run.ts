@@ -114,7 +114,9 @@ async function measure(mode: 'ingest-api' | 'all-in-one' | 'embedded'): Promise<
       `  batches: ${fmt(BATCHES)} × ${EVENTS_PER_BATCH} events (~1 KB each), concurrency ${CONCURRENCY}, ${SESSIONS} sessions`,
     );
     console.log(`  payload: ${fmt(bytes / 1024 / 1024)} MB in ${fmt(seconds, 2)} s`);
-    console.log(`  throughput: ${fmt(events / seconds, 0)} events/s accepted (goal ≥ 20,000)`);
+    console.log(
+      `  throughput: ${fmt(events / seconds, 0)} events/s accepted (goal ≥ ${mode === 'embedded' ? '5,000' : '20,000'})`,
+    );
     console.log(`  batch latency: p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(max, 2)} ms`);
     console.log(
       `  non-202 answers: ${errors}; events stored: ${fmt(stored)} of ${fmt(events + WARMUP * EVENTS_PER_BATCH)}`,
@@ -122,7 +124,7 @@ async function measure(mode: 'ingest-api' | 'all-in-one' | 'embedded'): Promise<
     console.log(`  server CPU: ${fmt(cpuUsPerEvent, 1)} µs per event; peak RSS: ${fmt(rss, 0)} MB`);
     if (mode === 'embedded') {
       console.log(
-        `  embedded ÷ server mode (all-in-one, same run): ${fmt(throughput.embedded! / throughput['all-in-one']!, 2)} × (goal: ≥ 5,000 events/s embedded)`,
+        `  embedded ÷ server mode (all-in-one, same run): ${fmt(throughput.embedded! / throughput['all-in-one']!, 2)} ×`,
       );
     }
     agent.destroy();

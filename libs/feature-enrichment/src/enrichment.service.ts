@@ -16,7 +16,7 @@ import {
   NO_COUNTS,
   WINDOW_COUNTS,
 } from '@memex/enrichment';
-import { CONFIG } from '@memex/server';
+import { BACKGROUND_PACE, CONFIG, type BackgroundPace } from '@memex/server';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { EntityRecorder } from './entity-recorder';
 import { WindowWriter } from './window-writer';
@@ -60,6 +60,7 @@ export class EnrichmentService {
     private readonly metrics: EnrichmentMetrics,
     private readonly entities: EntityRecorder,
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(BACKGROUND_PACE) private readonly pace: BackgroundPace,
   ) {}
 
   /**
@@ -84,6 +85,7 @@ export class EnrichmentService {
     // What this job last wrote, so the next window's turn is read from memory, not the database.
     let written: { cursor: number; events: EngineEvent[] } | undefined;
     for (let i = 0; i < MAX_WINDOWS_PER_JOB; i += 1) {
+      await this.pace.yield();
       const session = await this.store.session(projectId, sessionId);
       if (!session || session.cursor >= session.lastEventSeq) break;
       const pending = await this.store.eventsAfter(sessionId, session.cursor, this.config.ENRICHMENT_WINDOW_EVENTS);

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { Config } from '@memex/config';
 import { Logger } from 'nestjs-pino';
+import { requestActivity } from './background-pace';
 import { DomainError, INGEST_LIMITS, decodeJsonBody } from '@memex/domain';
 import { toErrorResponse } from './exception.filter';
 import { MetricsRegistry } from './metrics';
@@ -111,8 +112,13 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   });
 
   // Routing is done by the time hooks run; the log line is written when the response ends.
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', async (request, reply) => {
     (request.raw as RouteOfRequest)[ROUTE] = request.routeOptions.url;
+    // Background work in embedded mode gives way while requests are answered (BackgroundPace).
+    requestActivity.inFlight += 1;
+    requestActivity.lastStartedAt = Date.now();
+    // 'close' comes once, whether the answer finished or the client went away.
+    reply.raw.once('close', () => (requestActivity.inFlight -= 1));
   });
 
   const metrics = app.get(MetricsRegistry);

@@ -24,3 +24,4 @@ export * from './log-context';
 export * from './redaction';
 export * from './shared-cache';
 export * from './auth-limiter';
+export * from './background-pace';

@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Config } from '@memex/config';
 import { ConfigModule } from './config.module';
 import { ConnectionLossRetryInterceptor } from './connection-retry';
+import { BACKGROUND_PACE, backgroundPace } from './background-pace';
 import { DatabaseModule } from './database.module';
 import { ProjectKeyResolver } from './auth';
 import { AuthFailureLimiter } from './auth-limiter';
@@ -79,10 +80,11 @@ export class PlatformModule {
         AuthFailureLimiter,
         ProjectKeyResolver,
         RedactionService,
+        { provide: BACKGROUND_PACE, useValue: backgroundPace(config) },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
       ],
-      exports: [MetricsRegistry, AuthFailureLimiter, ProjectKeyResolver, RedactionService],
+      exports: [MetricsRegistry, AuthFailureLimiter, ProjectKeyResolver, RedactionService, BACKGROUND_PACE],
     };
   }
 }
