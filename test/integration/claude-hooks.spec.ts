@@ -494,6 +494,7 @@ describe('memex init', () => {
     const write = await runCli(['init', '--write', '--dir', project], cliEnv);
     expect(write.code).toBe(0);
     expect(write.stdout).toContain(`Made project ${basename(project)}`);
+    expect(write.stdout).toContain('An older `memex init` had put the hooks');
     // The committed files name nothing of this machine, and hold no key.
     const committed = readFileSync(settingsPath, 'utf8') + readFileSync(join(project, '.mcp.json'), 'utf8');
     expect(committed).not.toContain('bin/memex');

@@ -35,16 +35,20 @@ describe('start-up', () => {
     },
   );
 
-  it('says a refused login is a login problem, not a server to start', async () => {
-    const run = runEntry(INGEST, {
-      DATABASE_URL: 'postgres://no_such_role_memex@127.0.0.1:5432/memex',
-      REDIS_URL: TEST_REDIS_URL,
-    });
-    expect(await run.exited).toEqual({ code: 1, signal: null });
-    const lines = run.stderr().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/refused the login \(28000\): check the user and password in DATABASE_URL/);
-  });
+  itServerOnly(
+    'says a refused login is a login problem, not a server to start',
+    'needs a PostgreSQL server to refuse the login',
+    async () => {
+      const run = runEntry(INGEST, {
+        DATABASE_URL: 'postgres://no_such_role_memex@127.0.0.1:5432/memex',
+        REDIS_URL: TEST_REDIS_URL,
+      });
+      expect(await run.exited).toEqual({ code: 1, signal: null });
+      const lines = run.stderr().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/refused the login \(28000\): check the user and password in DATABASE_URL/);
+    },
+  );
 
   it('reports every configuration problem together', async () => {
     const run = runEntry(INGEST, { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' });

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 function bash(script: string): string {
-  return execFileSync('bash', ['-euo', 'pipefail', '-c', script], {
+  return execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], {
     env: { PATH: process.env.PATH ?? '', HOME: home },
     encoding: 'utf8',
   });

@@ -184,6 +184,15 @@ export async function runInit(options: InitOptions): Promise<number> {
       );
       out(`added .claude/settings.local.json to ${join(root, '.gitignore')}: it holds this machine's paths and key`);
     }
+    const movedOut = files.some((f) => f.path === settingsPath && f.result.changed);
+    if (movedOut) {
+      out(
+        "An older `memex init` had put the hooks, with this machine's path, into .claude/settings.json, and every " +
+          `repository fed the one local project: ${options.write ? 'they are moved' : 'they move'} into settings.local.json, ` +
+          'and this repository gets its own project. Its earlier sessions stay in the local project; ' +
+          '`memex import` sends them again with the new key.',
+      );
+    }
     if (!options.write) out('Run `memex init --write` here to write these (and make this repository its own project).');
     else out('Claude Code captures the sessions of this repository from its next start.');
     return 0;
