@@ -44,4 +44,23 @@ describe('resolveConnection', () => {
       resolveConnection({ HOME: home, MEMEX_API_KEY: 'mx_env', MEMEX_URL: 'http://memex.internal/' }, home),
     ).toEqual({ url: 'http://memex.internal', apiKey: 'mx_env', source: 'MEMEX_API_KEY' });
   });
+
+  it('takes the key `memex init` wrote for the repository the command runs in, from any folder below it', () => {
+    const home = root();
+    keyFile(join(home, '.memex'), 'mx_home', 'http://127.0.0.1:9000');
+    const repo = join(root(), 'shop-api');
+    mkdirSync(join(repo, '.claude'), { recursive: true });
+    mkdirSync(join(repo, 'src', 'cart'), { recursive: true });
+    writeFileSync(
+      join(repo, '.claude', 'settings.local.json'),
+      JSON.stringify({ env: { MEMEX_API_KEY: 'mx_repo', MEMEX_URL: 'http://127.0.0.1:9100' } }),
+    );
+    expect(resolveConnection({ HOME: home }, home, join(repo, 'src', 'cart'))).toEqual({
+      url: 'http://127.0.0.1:9100',
+      apiKey: 'mx_repo',
+      source: join(repo, '.claude', 'settings.local.json'),
+    });
+    expect(resolveConnection({ HOME: home, MEMEX_API_KEY: 'mx_env' }, home, repo).apiKey).toBe('mx_env');
+    expect(resolveConnection({ HOME: home }, home, home).apiKey).toBe('mx_home');
+  });
 });

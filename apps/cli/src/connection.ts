@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export interface Connection {
   url: string;
@@ -47,17 +47,41 @@ function readLocal(dirs: string[]): { file: string; local: { apiKey?: unknown; u
 }
 
 /**
- * MEMEX_URL and MEMEX_API_KEY when set; otherwise the project `npm start` made, from its
- * `local-project.json` (see stateDirs). MEMEX_ADMIN_TOKEN is kept apart: only a person's
- * commands use it (see credentialOf).
+ * The Memex variables `memex init` wrote for the repository `cwd` is in: its nearest
+ * `.claude/settings.local.json` with a Memex key. Claude Code gives them to hooks and the MCP
+ * server itself; a person's commands in the repository read them here, so they address the
+ * same project.
  */
-export function resolveConnection(env: NodeJS.ProcessEnv, repoRoot: string): Connection {
+function repositorySettings(cwd: string): { file: string; apiKey: string; url?: string } | undefined {
+  for (let dir = resolve(cwd), depth = 0; depth < 40; dir = dirname(dir), depth += 1) {
+    const file = join(dir, '.claude', 'settings.local.json');
+    const env = (readJson(file)?.env ?? {}) as { MEMEX_API_KEY?: unknown; MEMEX_URL?: unknown };
+    if (typeof env.MEMEX_API_KEY === 'string' && env.MEMEX_API_KEY) {
+      return { file, apiKey: env.MEMEX_API_KEY, ...(typeof env.MEMEX_URL === 'string' ? { url: env.MEMEX_URL } : {}) };
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return undefined;
+}
+
+/**
+ * MEMEX_URL and MEMEX_API_KEY when set; otherwise the key `memex init` wrote for the
+ * repository of `cwd`; otherwise the project `npm start` made, from its `local-project.json`
+ * (see stateDirs). MEMEX_ADMIN_TOKEN is kept apart: only a person's commands use it (see
+ * credentialOf).
+ */
+export function resolveConnection(env: NodeJS.ProcessEnv, repoRoot: string, cwd = process.cwd()): Connection {
   const { file, local: found } = readLocal(stateDirs(env, repoRoot));
   const { adminToken, ...local } = found;
   const localAdmin = typeof adminToken === 'string' ? { localAdminToken: adminToken } : {};
   const url = (env.MEMEX_URL || (typeof local.url === 'string' ? local.url : '') || DEFAULT_URL).replace(/\/+$/, '');
   if (env.MEMEX_API_KEY) return { url, apiKey: env.MEMEX_API_KEY, source: 'MEMEX_API_KEY', ...localAdmin };
   const admin = env.MEMEX_ADMIN_TOKEN ? { adminToken: env.MEMEX_ADMIN_TOKEN } : {};
+  const repository = repositorySettings(cwd);
+  if (repository) {
+    const at = (env.MEMEX_URL || repository.url || url).replace(/\/+$/, '');
+    return { url: at, apiKey: repository.apiKey, ...admin, source: repository.file, ...localAdmin };
+  }
   if (typeof local.apiKey === 'string') return { url, apiKey: local.apiKey, ...admin, source: file, ...localAdmin };
   return { url, ...admin, source: 'none', ...localAdmin };
 }
