@@ -1,10 +1,10 @@
 import { DomainError } from './domain-error';
+import type { ItemAction } from './item-action-names';
 import type { ItemEdit } from './item-api';
 import type { ItemStatus, ItemType, MemoryItem } from './memory-item';
 import { STATUS_TRANSITIONS, transition } from './status-lifecycle';
 
-export const ITEM_ACTIONS = ['approve', 'deprecate', 'archive', 'restore', 'resolve', 'reopen'] as const;
-export type ItemAction = (typeof ITEM_ACTIONS)[number];
+export { ITEM_ACTIONS, type ItemAction } from './item-action-names';
 
 export interface ItemChange {
   status?: ItemStatus;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ulidSchema } from './ids';
 import { storable } from './storable';
-import { ITEM_ACTIONS } from './item-actions';
+import { ITEM_ACTIONS } from './item-action-names';
 import { queryDecimal, queryInteger } from './query-params';
 import { timestampSchema } from './raw-event';
 import {
