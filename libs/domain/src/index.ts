@@ -7,6 +7,7 @@ export * from './ids';
 export * from './item-actions';
 export * from './item-api';
 export * from './memory-item';
+export * from './reinforcement';
 export * from './project';
 export * from './query-params';
 export * from './raw-event';

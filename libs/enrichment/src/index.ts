@@ -8,6 +8,7 @@ export * from './junk-title';
 export * from './local/local-engine';
 export { currentTurn } from './local/turns';
 export * from './merge-policy';
+export * from './reinforce';
 export * from './retraction';
 export * from './session-cap';
 export * from './spend';

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { MemoryItemRepository, type WindowItem, type WindowRef } from '@memex/db';
+import { newId } from '@memex/domain';
 import {
   NO_COUNTS,
   planWindow,
+  reinforce,
+  resolvedAtOf,
   restsOnRejected,
   salienceOf,
   type VerifiedItem,
@@ -11,7 +14,7 @@ import {
 
 export type WindowResult = { raced: true } | ({ raced: false; itemIds: string[] } & WindowCounts);
 
-function windowItem({ candidate: c, spans }: VerifiedItem): WindowItem {
+function windowItem({ candidate: c, spans }: VerifiedItem, windowEndedAt: Date): WindowItem {
   return {
     type: c.type,
     title: c.title,
@@ -27,6 +30,7 @@ function windowItem({ candidate: c, spans }: VerifiedItem): WindowItem {
     confidence: c.confidence,
     salience: salienceOf(c),
     resolved: c.resolved,
+    resolvedAt: resolvedAtOf(c.type, c.resolved, windowEndedAt),
     spans,
   };
 }
@@ -68,9 +72,18 @@ export class WindowWriter {
         if (await tx.archive(id, reason)) counts.displaced += 1;
       }
       for (const step of plan.steps) {
-        const item = windowItem(step.item);
+        const item = windowItem(step.item, ref.windowEndedAt);
         if (step.action === 'reinforce') {
-          itemIds.push(await tx.reinforce(step.target, item, step.confidence));
+          // The candidate never becomes an item of its own: its id records that it was merged.
+          const reinforced = reinforce(
+            tx.reinforceTarget(step.target),
+            item,
+            step.confidence,
+            ref.windowEndedAt,
+            newId(),
+          );
+          const reason = `same dedup hint ${item.dedupHint} seen again`;
+          itemIds.push(await tx.applyReinforcement(step.target, reinforced, reason));
           counts.reinforced += 1;
           continue;
         }

@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
-  ITEM_LIMITS,
-  MAX_EVIDENCE_SPANS,
-  distinctSpans,
-  newId,
   transition,
   type EvidenceSpan,
   type ItemStatus,
   type ItemType,
+  type ReinforceTarget,
+  type Reinforcement,
 } from '@memex/domain';
 import type { DB, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
@@ -54,6 +52,8 @@ export interface WindowItem {
   confidence: number;
   salience: number;
   resolved: boolean;
+  /** When it was resolved, as the enrichment rules say (`resolvedAtOf`), or null. */
+  resolvedAt: Date | null;
   spans: EvidenceSpan[];
 }
 
@@ -66,8 +66,6 @@ const liveOf = (row: Row): LiveItem => ({
   facts: row.facts,
   confidence: row.confidence,
 });
-
-const RESOLVABLE = new Set(['BugFix', 'Todo']);
 
 @Injectable()
 export class MemoryItemRepository {
@@ -220,7 +218,7 @@ export class WindowTransaction {
         importance: item.importance,
         salience: item.salience,
         session_id: this.ref.sessionId,
-        resolved_at: RESOLVABLE.has(item.type) && item.resolved ? this.ref.windowEndedAt : null,
+        resolved_at: item.resolvedAt,
       },
       `extracted by ${this.ref.actor}`,
     );
@@ -228,33 +226,39 @@ export class WindowTransaction {
     return row.id;
   }
 
-  /** The item read by `liveByHint` said again: newer words, the evidence and files of both, more confidence. */
-  async reinforce(id: string, item: WindowItem, confidence: number): Promise<string> {
+  /** What a reinforcement reads of an item read by `liveByHint` (locked). */
+  reinforceTarget(id: string): ReinforceTarget {
+    const row = this.locked(id);
+    return {
+      status: row.status as ItemStatus,
+      files: row.files,
+      evidenceRefs: row.evidence_refs,
+      evidenceSpans: row.evidence_spans,
+      mergedFrom: row.merged_from,
+      salience: row.salience,
+      resolvedAt: row.resolved_at,
+    };
+  }
+
+  /** Writes a reinforcement the enrichment rules decided (`reinforce`) onto an item read by `liveByHint`. */
+  async applyReinforcement(id: string, r: Reinforcement, reason: string): Promise<string> {
     const writer = await this.lockItems();
-    const target = this.locked(id);
-    const status = target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status;
-    const spans = distinctSpans([...target.evidence_spans, ...item.spans]);
     const row = await writer.update(
-      target,
+      this.locked(id),
       {
-        facts: item.facts,
-        confidence,
-        status,
-        files: [...new Set([...target.files, ...item.files])].slice(0, ITEM_LIMITS.files),
-        evidence_refs: [...new Set([...target.evidence_refs, ...item.spans.map((s) => s.eventId)])],
-        evidence_spans: JSON.stringify(spans.slice(-MAX_EVIDENCE_SPANS)),
-        // The candidate never became an item of its own; its id records that it was merged here.
-        merged_from: [...target.merged_from, newId()],
-        // Said again, it is worth at least as much as the stronger of the two sayings.
-        salience: target.salience === null ? null : Math.max(target.salience, item.salience),
-        last_reinforced_at: this.ref.windowEndedAt,
-        resolved_at:
-          RESOLVABLE.has(item.type) && item.resolved && !target.resolved_at
-            ? this.ref.windowEndedAt
-            : target.resolved_at,
+        facts: r.facts,
+        confidence: r.confidence,
+        status: r.status,
+        files: r.files,
+        evidence_refs: r.evidenceRefs,
+        evidence_spans: JSON.stringify(r.evidenceSpans),
+        merged_from: r.mergedFrom,
+        salience: r.salience,
+        last_reinforced_at: r.lastReinforcedAt,
+        resolved_at: r.resolvedAt,
       },
       'reinforced',
-      `same dedup hint ${item.dedupHint} seen again`,
+      reason,
     );
     this.rows.set(id, row);
     return id;

@@ -1,0 +1,36 @@
+import type { EvidenceSpan, ItemStatus, ItemType } from './memory-item';
+
+/** What a reinforcement reads of the live item it lands on: the fields it may change. */
+export interface ReinforceTarget {
+  status: ItemStatus;
+  files: readonly string[];
+  evidenceRefs: readonly string[];
+  evidenceSpans: readonly EvidenceSpan[];
+  mergedFrom: readonly string[];
+  salience: number | null;
+  resolvedAt: Date | null;
+}
+
+/** The new saying of the item: what a window extracted under the same dedup hint. */
+export interface ReinforceSaying {
+  type: ItemType;
+  facts: string;
+  files: readonly string[];
+  spans: readonly EvidenceSpan[];
+  salience: number;
+  resolved: boolean;
+}
+
+/** The item after a reinforcement, as the enrichment rules decide it (libs/enrichment `reinforce`). */
+export interface Reinforcement {
+  facts: string;
+  confidence: number;
+  status: ItemStatus;
+  files: string[];
+  evidenceRefs: string[];
+  evidenceSpans: EvidenceSpan[];
+  mergedFrom: string[];
+  salience: number | null;
+  lastReinforcedAt: Date;
+  resolvedAt: Date | null;
+}

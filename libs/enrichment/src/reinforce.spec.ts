@@ -1,0 +1,79 @@
+import { ITEM_LIMITS, MAX_EVIDENCE_SPANS, type ReinforceSaying, type ReinforceTarget } from '@memex/domain';
+import { reinforce, resolvedAtOf } from './reinforce';
+
+const AT = new Date('2026-11-21T09:30:00Z');
+const EARLIER = new Date('2026-11-01T00:00:00Z');
+const span = (eventId: string, quote = 'q') => ({ eventId, quote });
+
+const target = (over: Partial<ReinforceTarget> = {}): ReinforceTarget => ({
+  status: 'active',
+  files: ['src/a.ts'],
+  evidenceRefs: ['e1'],
+  evidenceSpans: [span('e1')],
+  mergedFrom: [],
+  salience: 0.4,
+  resolvedAt: null,
+  ...over,
+});
+
+const saying = (over: Partial<ReinforceSaying> = {}): ReinforceSaying => ({
+  type: 'Decision',
+  facts: 'Newer words.',
+  files: ['src/b.ts', 'src/a.ts'],
+  spans: [span('e2')],
+  salience: 0.3,
+  resolved: false,
+  ...over,
+});
+
+describe('reinforce', () => {
+  it('takes the newer facts and confidence, the files and evidence of both, and records the merged candidate', () => {
+    expect(reinforce(target(), saying(), 0.9, AT, 'c1')).toEqual({
+      facts: 'Newer words.',
+      confidence: 0.9,
+      status: 'active',
+      files: ['src/a.ts', 'src/b.ts'],
+      evidenceRefs: ['e1', 'e2'],
+      evidenceSpans: [span('e1'), span('e2')],
+      mergedFrom: ['c1'],
+      salience: 0.4,
+      lastReinforcedAt: AT,
+      resolvedAt: null,
+    });
+  });
+
+  it('brings a stale item back to active, and leaves other statuses as they are', () => {
+    expect(reinforce(target({ status: 'stale' }), saying(), 0.8, AT, 'c').status).toBe('active');
+    expect(reinforce(target({ status: 'review' }), saying(), 0.8, AT, 'c').status).toBe('review');
+  });
+
+  it('keeps the stronger salience, and none for an item that has none (written by a person)', () => {
+    expect(reinforce(target({ salience: 0.2 }), saying({ salience: 0.7 }), 0.8, AT, 'c').salience).toBe(0.7);
+    expect(reinforce(target({ salience: null }), saying({ salience: 0.7 }), 0.8, AT, 'c').salience).toBeNull();
+  });
+
+  it('caps files at their limit and evidence at the newest spans, a span said twice once', () => {
+    const many = Array.from({ length: MAX_EVIDENCE_SPANS }, (_, i) => span(`old${i}`));
+    const files = Array.from({ length: ITEM_LIMITS.files }, (_, i) => `f${i}.ts`);
+    const r = reinforce(
+      target({ evidenceSpans: many, files }),
+      saying({ spans: [span('old0'), span('new')], files: ['extra.ts'] }),
+      0.8,
+      AT,
+      'c',
+    );
+    expect(r.evidenceSpans).toHaveLength(MAX_EVIDENCE_SPANS);
+    expect(r.evidenceSpans.at(-1)).toEqual(span('new'));
+    expect(r.evidenceSpans.filter((s) => s.eventId === 'old0')).toHaveLength(0);
+    expect(r.files).toEqual(files);
+  });
+
+  it('resolves a fix or todo said resolved at the window, once, and never a decision', () => {
+    expect(reinforce(target(), saying({ type: 'Todo', resolved: true }), 0.8, AT, 'c').resolvedAt).toEqual(AT);
+    expect(
+      reinforce(target({ resolvedAt: EARLIER }), saying({ type: 'BugFix', resolved: true }), 0.8, AT, 'c').resolvedAt,
+    ).toEqual(EARLIER);
+    expect(reinforce(target(), saying({ type: 'Decision', resolved: true }), 0.8, AT, 'c').resolvedAt).toBeNull();
+    expect(resolvedAtOf('Todo', false, AT)).toBeNull();
+  });
+});

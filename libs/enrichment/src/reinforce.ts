@@ -1,0 +1,47 @@
+import {
+  ITEM_LIMITS,
+  MAX_EVIDENCE_SPANS,
+  distinctSpans,
+  transition,
+  type ItemType,
+  type ReinforceSaying,
+  type ReinforceTarget,
+  type Reinforcement,
+} from '@memex/domain';
+
+/** Types whose items are done once the session says so (a fix landed, a todo finished). */
+const RESOLVABLE: ReadonlySet<ItemType> = new Set(['BugFix', 'Todo']);
+
+/** When an item said `resolved` in a window ending `at` was resolved: then, if its type can be. */
+export function resolvedAtOf(type: ItemType, resolved: boolean, at: Date): Date | null {
+  return RESOLVABLE.has(type) && resolved ? at : null;
+}
+
+/**
+ * A live item said again under its dedup hint (decideMerge chose `reinforce`): the newer
+ * facts and confidence, a stale item active again, the files and evidence of both (files to
+ * their limit, the newest MAX_EVIDENCE_SPANS spans), the candidate's id recorded as merged
+ * (`mergedId`: it never became an item of its own), the stronger salience of the two sayings,
+ * reinforced at the window's end, and resolved then if it was not already.
+ */
+export function reinforce(
+  target: ReinforceTarget,
+  saying: ReinforceSaying,
+  confidence: number,
+  at: Date,
+  mergedId: string,
+): Reinforcement {
+  const spans = distinctSpans([...target.evidenceSpans, ...saying.spans]);
+  return {
+    facts: saying.facts,
+    confidence,
+    status: target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status,
+    files: [...new Set([...target.files, ...saying.files])].slice(0, ITEM_LIMITS.files),
+    evidenceRefs: [...new Set([...target.evidenceRefs, ...saying.spans.map((s) => s.eventId)])],
+    evidenceSpans: spans.slice(-MAX_EVIDENCE_SPANS),
+    mergedFrom: [...target.mergedFrom, mergedId],
+    salience: target.salience === null ? null : Math.max(target.salience, saying.salience),
+    lastReinforcedAt: at,
+    resolvedAt: target.resolvedAt ?? resolvedAtOf(saying.type, saying.resolved, at),
+  };
+}
