@@ -8,6 +8,7 @@ export * from './item-actions';
 export * from './item-api';
 export * from './memory-item';
 export * from './reinforcement';
+export * from './proposal-lifecycle';
 export * from './project';
 export * from './query-params';
 export * from './raw-event';

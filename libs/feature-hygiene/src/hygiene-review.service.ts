@@ -251,7 +251,7 @@ export class HygieneReviewService {
           }),
         );
       }
-      return { proposal: proposalView(await tx.decideProposal(proposal.id, 'applied', who)), changeIds };
+      return { proposal: proposalView(await tx.decideProposal(proposal.id, 'apply', who)), changeIds };
     });
   }
 
@@ -260,7 +260,7 @@ export class HygieneReviewService {
     return this.review.decide(async (tx) => {
       const proposal = await tx.lockProposal(scope(caller), proposalId);
       assertRejectable(proposal);
-      return { proposal: proposalView(await tx.decideProposal(proposal.id, 'rejected', who)) };
+      return { proposal: proposalView(await tx.decideProposal(proposal.id, 'reject', who)) };
     });
   }
 

@@ -1,4 +1,11 @@
-import { assertApplicable, assertRejectable, assertRevertible, planProposal, type ReviewItem } from './review-rules';
+import {
+  assertApplicable,
+  assertRejectable,
+  assertRevertible,
+  planProposal,
+  type ReviewItem,
+  type ReviewProposal,
+} from './review-rules';
 
 const at = new Date('2026-11-01T00:00:00Z');
 
@@ -23,14 +30,20 @@ function item(id: string, overrides: Partial<ReviewItem> = {}): ReviewItem {
   };
 }
 
-const merge = { id: 'p1', kind: 'merge', status: 'pending', item_ids: ['a', 'b'], detail: { keepId: 'a' } };
+const merge: ReviewProposal = {
+  id: 'p1',
+  kind: 'merge',
+  status: 'pending',
+  item_ids: ['a', 'b'],
+  detail: { keepId: 'a' },
+};
 
 describe('assertApplicable / assertRejectable', () => {
   it('takes a pending proposal whose items are all there', () => {
     expect(() => assertApplicable(merge, [item('a'), item('b')])).not.toThrow();
   });
 
-  it.each([
+  it.each<[ReviewProposal, ReviewItem[], string]>([
     [{ ...merge, status: 'expired' }, [item('a'), item('b')], 'PROPOSAL_OUTDATED'],
     [{ ...merge, status: 'applied' }, [item('a'), item('b')], 'PROPOSAL_DECIDED'],
     [merge, [item('a')], 'PROPOSAL_OUTDATED'],
@@ -78,7 +91,7 @@ describe('planProposal', () => {
   });
 
   it('needs the operator’s rationale to fix a Decision without one', () => {
-    const edit = {
+    const edit: ReviewProposal = {
       id: 'p2',
       kind: 'edit',
       status: 'pending',

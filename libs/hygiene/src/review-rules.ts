@@ -1,4 +1,4 @@
-import { DomainError, type ApplyProposalBody } from '@memex/domain';
+import { DomainError, proposalMayMove, type ApplyProposalBody, type ProposalStatus } from '@memex/domain';
 import { isLive } from './lifecycle-rules';
 import { mergedKeep, type MergeSide } from './merge-fix';
 import { needsOperatorInput, qualityPatch } from './quality-fix';
@@ -48,7 +48,7 @@ export interface ReviewItem {
 export interface ReviewProposal {
   id: string;
   kind: string;
-  status: string;
+  status: ProposalStatus;
   item_ids: string[];
   detail: Record<string, unknown>;
 }
@@ -79,7 +79,7 @@ export function assertApplicable(proposal: ReviewProposal, items: readonly Revie
       proposalId: proposal.id,
     });
   }
-  if (proposal.status !== 'pending') {
+  if (!proposalMayMove(proposal.status, 'apply')) {
     throw new DomainError('PROPOSAL_DECIDED', `proposal ${proposal.id} is already ${proposal.status}`, {
       status: proposal.status,
     });
@@ -92,7 +92,7 @@ export function assertApplicable(proposal: ReviewProposal, items: readonly Revie
 
 /** A proposal an operator can still reject: not decided yet (an expired one may be). */
 export function assertRejectable(proposal: ReviewProposal): void {
-  if (proposal.status === 'applied' || proposal.status === 'rejected') {
+  if (!proposalMayMove(proposal.status, 'reject')) {
     throw new DomainError('PROPOSAL_DECIDED', `proposal ${proposal.id} is already ${proposal.status}`, {
       status: proposal.status,
     });

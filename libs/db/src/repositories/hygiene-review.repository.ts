@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { DomainError, newId } from '@memex/domain';
+import { DomainError, PROPOSAL_MOVES, newId } from '@memex/domain';
 import { REVERTIBLE_FIELDS, canonical, pickFields, type ChangeFields } from '@memex/hygiene';
 import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
@@ -266,11 +266,13 @@ export class ReviewTransaction {
     return id;
   }
 
-  decideProposal(proposalId: string, status: 'applied' | 'rejected', who: Operator): Promise<HygieneProposalRow> {
+  /** An operator's decision on a locked proposal the review rules allowed (PROPOSAL_MOVES). */
+  decideProposal(proposalId: string, move: 'apply' | 'reject', who: Operator): Promise<HygieneProposalRow> {
     return this.trx
       .updateTable('hygiene_proposals')
-      .set({ status, decided_by: who.actor, decided_at: new Date() })
+      .set({ status: PROPOSAL_MOVES[move].to, decided_by: who.actor, decided_at: new Date() })
       .where('id', '=', proposalId)
+      .where('status', 'in', [...PROPOSAL_MOVES[move].from])
       .returningAll()
       .executeTakeFirstOrThrow();
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CompiledQuery, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { DomainError, MANUAL_SESSION_ID, newId, type HygieneMode } from '@memex/domain';
+import { DomainError, MANUAL_SESSION_ID, PROPOSAL_MOVES, newId, type HygieneMode } from '@memex/domain';
 import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY } from '../tokens';
@@ -268,16 +268,16 @@ export class HygieneRunRepository {
       with found as (
         insert into hygiene_proposals as h (id, project_id, run_id, kind, rule, item_ids, fingerprint, detail, reason, status)
         select p.id, ${projectId}, ${run.id}, p.kind, p.rule, array(select jsonb_array_elements_text(p.item_ids)),
-               p.fingerprint, p.detail, p.reason, 'pending'
+               p.fingerprint, p.detail, p.reason, ${PROPOSAL_MOVES.found.to}
           from jsonb_to_recordset(${JSON.stringify(proposals)}::jsonb)
             as p(id text, kind text, rule text, item_ids jsonb, fingerprint text, detail jsonb, reason text)
         on conflict (project_id, fingerprint) do update
-           set detail = excluded.detail, reason = excluded.reason, status = 'pending'
-         where h.status in ('pending', 'expired')
+           set detail = excluded.detail, reason = excluded.reason, status = ${PROPOSAL_MOVES.found.to}
+         where h.status = any(${[...PROPOSAL_MOVES.found.from]}::text[])
         returning h.id, h.rule
       ), expired as (
-        update hygiene_proposals set status = 'expired'
-         where ${run.mode === 'apply'} and project_id = ${projectId} and status = 'pending'
+        update hygiene_proposals set status = ${PROPOSAL_MOVES.lost.to}
+         where ${run.mode === 'apply'} and project_id = ${projectId} and status = any(${[...PROPOSAL_MOVES.lost.from]}::text[])
            and id not in (select id from found)
       )
       , linked as (

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   DomainError,
   MANUAL_SESSION_ID,
+  PROPOSAL_MOVES,
   type CreateItemBody,
   type HistoryEntryView,
   type ItemUpdate,
@@ -264,9 +265,9 @@ export class MemoryItemAdminRepository {
       }
       const expired = await trx
         .updateTable('hygiene_proposals')
-        .set({ status: 'expired' })
+        .set({ status: PROPOSAL_MOVES.lost.to })
         .where('project_id', '=', projectId)
-        .where('status', '=', 'pending')
+        .where('status', 'in', [...PROPOSAL_MOVES.lost.from])
         .where(sql<boolean>`${itemId} = any(item_ids)`)
         .executeTakeFirst();
       await writer.delete(itemId);
