@@ -82,6 +82,23 @@ export default tseslint.config(
     },
   },
   {
+    // Repositories move data; the rules that decide live in libs/enrichment and libs/hygiene,
+    // and what both sides speak of is declared in libs/domain.
+    files: ['libs/db/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['@memex/enrichment', '@memex/hygiene'].map((name) => ({
+            name,
+            message: 'The database library takes shapes from @memex/domain, never rules from the pure libraries.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Layers (see docs/ARCHITECTURE.md): apps compose features, features wire infrastructure
     // and pure rules, nothing reaches into an app or across a project by relative path.
     files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],

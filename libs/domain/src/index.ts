@@ -9,6 +9,8 @@ export * from './item-api';
 export * from './memory-item';
 export * from './reinforcement';
 export * from './proposal-lifecycle';
+export * from './engine-records';
+export * from './hygiene-records';
 export * from './project';
 export * from './query-params';
 export * from './raw-event';

@@ -7,7 +7,8 @@ import {
   importanceSchema,
   newItemContentShape,
   schemaKeySchema,
-  type EventType,
+  type EngineEvent,
+  type ModelEngineName,
 } from '@memex/domain';
 
 /** An item as an engine proposes it, before its evidence is verified. */
@@ -30,15 +31,7 @@ export const candidateItemSchema = z.object({
 export type CandidateItem = z.infer<typeof candidateItemSchema>;
 export type CandidateInput = z.input<typeof candidateItemSchema>;
 
-/** An event as engines see it. */
-export interface EngineEvent {
-  seq: number;
-  eventId: string;
-  type: EventType;
-  timestamp: Date;
-  content: string;
-  metadata: Record<string, unknown> | null;
-}
+export type { EngineEvent, ModelEngineName } from '@memex/domain';
 
 export interface ExistingHint {
   dedupHint: string;
@@ -66,8 +59,6 @@ export interface TokenUsage {
   costUsd?: number;
 }
 
-/** How a model engine reaches its model: an OpenAI-compatible endpoint, or the `claude` command. */
-export type ModelEngineName = 'openai' | 'claude-code';
 export type EngineName = 'local' | ModelEngineName;
 
 export interface EngineOutput {

@@ -1,3 +1,4 @@
+import type { DaySpend } from '@memex/domain';
 import type { TokenUsage } from './candidate';
 
 /** What a model costs, in US dollars per million tokens. */
@@ -6,12 +7,7 @@ export interface ModelPrice {
   output: number;
 }
 
-/** A project's model spend for a day, across engines. */
-export interface DaySpend {
-  tokens: number;
-  /** Null when no call of the day reported or was priced. */
-  costUsd: number | null;
-}
+export type { DaySpend } from '@memex/domain';
 
 /** The daily budgets; 0 means none. */
 export interface Budget {

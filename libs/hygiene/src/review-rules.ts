@@ -1,30 +1,20 @@
-import { DomainError, proposalMayMove, type ApplyProposalBody, type ProposalStatus } from '@memex/domain';
+import {
+  DomainError,
+  REVERTIBLE_FIELDS,
+  canonical,
+  pickFields,
+  proposalMayMove,
+  type ApplyProposalBody,
+  type ChangeFields,
+  type ProposalStatus,
+  type RevertibleField,
+} from '@memex/domain';
 import { isLive } from './lifecycle-rules';
 import { mergedKeep, type MergeSide } from './merge-fix';
 import { needsOperatorInput, qualityPatch } from './quality-fix';
 import type { QualityProblem } from './types';
 
-/**
- * The fields a hygiene change may touch, and so the only ones a revert writes back. They are
- * named as stored: a change records them so, and a revert sets them again.
- */
-export const REVERTIBLE_FIELDS = [
-  'status',
-  'superseded_by',
-  'merged_from',
-  'files',
-  'tags',
-  'evidence_refs',
-  'evidence_spans',
-  'confidence',
-  'importance',
-  'title',
-  'facts',
-  'rationale',
-  'impact',
-] as const;
-export type RevertibleField = (typeof REVERTIBLE_FIELDS)[number];
-export type ChangeFields = Partial<Record<RevertibleField, unknown>>;
+export { REVERTIBLE_FIELDS, canonical, pickFields, type ChangeFields, type RevertibleField } from '@memex/domain';
 
 /** An item as an operator's decision reads it, fields named as stored. */
 export interface ReviewItem {
@@ -167,20 +157,6 @@ export function planProposal(
     });
   }
   return [{ itemId: item.id, set: { ...qualityPatch(item, problems), ...decision.patch }, change: 'edited' }];
-}
-
-/** JSON with object keys sorted, so values read back from jsonb compare equal to what was written. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : v,
-  );
-}
-
-/** The values of `fields` in an item, as JSON would hold them. */
-export function pickFields(item: ReviewItem, fields: readonly string[]): ChangeFields {
-  return Object.fromEntries(fields.map((f) => [f, (item as unknown as Record<string, unknown>)[f] ?? null]));
 }
 
 /**

@@ -1,100 +1,16 @@
-import type { ItemStatus, ItemType } from '@memex/domain';
+import type { Proposal, Transition } from '@memex/domain';
 
-/**
- * What a hygiene pass knows of an item: a lean read of every non-archived item of a project
- * (archived is terminal, so no rule looks at it). Times are epoch milliseconds so a pass over
- * 50,000 items compares numbers, not Dates.
- */
-export interface HygieneItem {
-  id: string;
-  type: ItemType;
-  /** active, stale, review or superseded. */
-  status: ItemStatus;
-  title: string;
-  /** The facts, possibly cut to the first FACTS_SAMPLE characters; `factsLength` is the true length. */
-  facts: string;
-  factsLength: number;
-  /** Null when the item has none. */
-  rationaleLength: number | null;
-  impactLength: number | null;
-  fileCount: number;
-  tagCount: number;
-  confidence: number;
-  importance: number | null;
-  dedupHint: string | null;
-  supersededBy: string | null;
-  /** How many evidence spans the item carries (each was verified verbatim when written). */
-  evidenceCount: number;
-  /** Written by a person through the API: their word stands without quoted evidence. */
-  manual: boolean;
-  createdAt: number;
-  /** Last change of what the item says (hygiene's own status moves do not touch it). */
-  updatedAt: number;
-  lastReinforcedAt: number | null;
-  resolvedAt: number | null;
-  /** When the item last changed status (its creation, if never). */
-  statusChangedAt: number;
-}
-
-/** How much of the facts a pass reads: enough to compare texts, little enough for 50k items. */
-export const FACTS_SAMPLE = 400;
-
-export const RULES = [
-  'supersede-replaced',
-  'archive-code-map',
-  'archive-low-confidence',
-  'archive-superseded',
-  'reactivate-reinforced',
-  'stale-by-age',
-  'conflicting-facts',
-  'near-duplicate',
-  'quality',
-] as const;
-export type RuleName = (typeof RULES)[number];
-
-/** A lifecycle move; `apply` mode makes it, `dry-run` only reports it. */
-export interface Transition {
-  itemId: string;
-  from: ItemStatus;
-  to: ItemStatus;
-  rule: RuleName;
-  /** One sentence a person reads, e.g. "not updated or reinforced for 31 days (limit 30)". */
-  reason: string;
-}
-
-export interface MergeProposal {
-  kind: 'merge';
-  rule: 'near-duplicate';
-  /** Every item of the group, keepId included, sorted. */
-  itemIds: string[];
-  /** The item the others would be merged into. */
-  keepId: string;
-  /** Why they were grouped: the same `category:topic`, or similar text alone. */
-  basis: 'dedup-topic' | 'similar-text';
-  /** The lowest pairwise similarity (0..1) between keepId and another member. */
-  similarity: number;
-  reason: string;
-}
-
-export type QualityProblem =
-  | {
-      code: 'too-long';
-      field: 'title' | 'facts' | 'rationale' | 'impact' | 'files' | 'tags';
-      length: number;
-      limit: number;
-    }
-  | { code: 'decision-without-rationale' }
-  | { code: 'no-evidence' };
-
-export interface EditProposal {
-  kind: 'edit';
-  rule: 'quality';
-  itemIds: [string];
-  problems: QualityProblem[];
-  reason: string;
-}
-
-export type Proposal = MergeProposal | EditProposal;
+export {
+  FACTS_SAMPLE,
+  RULES,
+  type EditProposal,
+  type HygieneItem,
+  type MergeProposal,
+  type Proposal,
+  type QualityProblem,
+  type RuleName,
+  type Transition,
+} from '@memex/domain';
 
 export interface HygieneOptions {
   /**

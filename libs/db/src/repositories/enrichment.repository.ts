@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Kysely, type Selectable } from 'kysely';
 import type { EventType } from '@memex/domain';
-import type { EngineEvent } from '@memex/enrichment';
+import type { EngineEvent } from '@memex/domain';
 import type { DB, RawEventsTable } from '../schema';
 import { KYSELY } from '../tokens';
 

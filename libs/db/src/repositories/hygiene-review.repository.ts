@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { DomainError, PROPOSAL_MOVES, newId } from '@memex/domain';
-import { REVERTIBLE_FIELDS, canonical, pickFields, type ChangeFields } from '@memex/hygiene';
+import {
+  canonical,
+  DomainError,
+  newId,
+  pickFields,
+  PROPOSAL_MOVES,
+  REVERTIBLE_FIELDS,
+  type ChangeFields,
+} from '@memex/domain';
 import type { DB, HygieneChangesTable, HygieneProposalsTable, MemoryItemsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { ItemChanges } from './item-changes';

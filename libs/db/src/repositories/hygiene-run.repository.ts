@@ -1,7 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CompiledQuery, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { DomainError, MANUAL_SESSION_ID, PROPOSAL_MOVES, newId, type HygieneMode } from '@memex/domain';
-import { FACTS_SAMPLE, RULES, type HygieneItem, type Proposal, type Transition } from '@memex/hygiene';
+import {
+  DomainError,
+  FACTS_SAMPLE,
+  MANUAL_SESSION_ID,
+  newId,
+  PROPOSAL_MOVES,
+  RULES,
+  type HygieneItem,
+  type HygieneMode,
+  type Proposal,
+  type Transition,
+} from '@memex/domain';
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { ItemChanges } from './item-changes';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely } from 'kysely';
-import type { DaySpend, ModelEngineName } from '@memex/enrichment';
+import type { DaySpend, ModelEngineName } from '@memex/domain';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
