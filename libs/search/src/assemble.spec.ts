@@ -1,11 +1,6 @@
 import fc from 'fast-check';
-import {
-  assembleContext,
-  type AssemblyRequest,
-  type PackCandidate,
-  type PackEntity,
-  type PackPattern,
-} from './assemble';
+import { assembleContext } from './assemble';
+import type { AssemblyRequest, PackCandidate, PackEntity, PackPattern } from './pack-request';
 import { resolveStrategy } from './strategy';
 
 const estimate = (s: string) => Math.ceil(s.length / 4);

@@ -1,9 +1,10 @@
-import { assembleContext, type ContextComponent, type PackCandidate, type PackEvent } from './assemble';
+import { assembleContext } from './assemble';
+import type { ContextComponent, PackCandidate, PackEvent } from './pack-request';
 import type { Intent } from './intent';
 import type { ContextStrategy } from './strategy';
 
 export { cutWords } from './pack-lines';
-export type { ContextComponent, PackCandidate, PackEvent } from './assemble';
+export type { ContextComponent, PackCandidate, PackEvent } from './pack-request';
 
 /**
  * The first context pack: the memory items search found for a query, reweighted by what the

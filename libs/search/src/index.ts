@@ -1,4 +1,5 @@
 export * from './assemble';
+export * from './pack-request';
 export * from './context-pack';
 export * from './cosine';
 export * from './intent';
