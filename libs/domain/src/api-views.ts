@@ -1,4 +1,4 @@
-import type { ItemStatus, ItemType, MemoryItem } from './memory-item';
+import type { MemoryItem } from './memory-item';
 
 // The API's answers, declared once: the HTTP controllers return them, the MCP port and the
 // CLI read them, the dashboard types its pages with them. Type-only imports keep this module
@@ -79,18 +79,29 @@ export interface SearchResultView {
    */
   scores: { fullText: number | null; vector: number | null };
   snippet: string;
-  item: {
-    itemId: string;
-    type: ItemType;
-    status: ItemStatus;
-    title: string;
-    confidence: number;
-    importance: number | null;
-    schemaKey: string;
-    files: string[];
-    tags: string[];
-    updatedAt: string;
-  };
+  item: SearchItemView;
+}
+
+/** The fields of an item a search hit carries: enough to list it, its words are in the snippet. */
+export const SEARCH_ITEM_FIELDS = [
+  'itemId',
+  'type',
+  'status',
+  'title',
+  'confidence',
+  'importance',
+  'schemaKey',
+  'files',
+  'tags',
+  'updatedAt',
+] as const;
+export type SearchItem = Pick<MemoryItem, (typeof SEARCH_ITEM_FIELDS)[number]>;
+export type SearchItemView = AsJson<SearchItem>;
+
+/** A search hit's item as the API answers it (anything beside its fields is left out). */
+export function toSearchItemView(item: SearchItem): SearchItemView {
+  const picked = Object.fromEntries(SEARCH_ITEM_FIELDS.map((field) => [field, item[field]])) as SearchItem;
+  return { ...picked, updatedAt: item.updatedAt.toISOString() };
 }
 
 /** `GET /api/v2/search`. */

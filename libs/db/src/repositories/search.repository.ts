@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely } from 'kysely';
-import { HIGHLIGHT, type ItemStatus, type ItemType } from '@memex/domain';
+import { HIGHLIGHT, type ItemStatus, type ItemType, type MemoryItem, type SearchItem } from '@memex/domain';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
@@ -11,22 +11,11 @@ export interface SearchFilter {
   excluded?: string;
 }
 
-export interface SearchHit {
-  itemId: string;
-  type: ItemType;
-  status: ItemStatus;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  files: string[];
-  tags: string[];
-  confidence: number;
-  importance: number | null;
-  schemaKey: string;
-  updatedAt: Date;
-  snippet: string;
-  sessionId: string;
-}
+/** An item search found: what a hit lists and a pack weighs of it, with a snippet of its facts. */
+export type SearchHit = SearchItem &
+  Pick<MemoryItem, 'facts' | 'rationale' | 'sessionId'> & {
+    snippet: string;
+  };
 
 /** What full-text search is asked: the words sought (code names are split in SQL) and quoted phrases. */
 export interface FullTextQuery {
