@@ -23,6 +23,7 @@ export type {
   ChangePageView,
   HygieneChangeView,
   HygieneProposalView,
+  HygieneRunView as Run,
   ProposalItemView as ProposalItem,
 } from '../../../libs/domain/src/hygiene-views';
 import type { ChangePageView, HygieneProposalView, ProposalItemView } from '../../../libs/domain/src/hygiene-views';
@@ -32,10 +33,4 @@ export type Proposal = HygieneProposalView & { items: ProposalItemView[] };
 /** A change as the review page lists it. */
 export type Change = ChangePageView['changes'][number];
 
-export interface Project {
-  projectId: string;
-  name: string;
-  createdAt: string;
-  items: number;
-  sessions: number;
-}
+export type { ProjectSummaryView as Project } from '../../../libs/domain/src/api-views';

@@ -1,4 +1,5 @@
 import type { MemoryItem } from './memory-item';
+import type { ProjectSummary } from './project';
 
 // The API's answers, declared once: the HTTP controllers return them, the MCP port and the
 // CLI read them, the dashboard types its pages with them. Type-only imports keep this module
@@ -145,3 +146,6 @@ export interface StoredEvent {
 
 /** `GET /api/v2/events/:eventId`. */
 export type StoredEventView = AsJson<StoredEvent>;
+
+/** One project of `GET /api/v2/projects`, with how many items and sessions it holds. */
+export type ProjectSummaryView = AsJson<ProjectSummary>;

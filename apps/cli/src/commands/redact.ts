@@ -1,3 +1,4 @@
+import type { RedactionPassStep } from '@memex/domain';
 import { Api } from '../api';
 import { parseCommand } from '../args';
 import { usageError } from '../cli-error';
@@ -7,16 +8,9 @@ import { table } from '../table';
 export const REDACT_USAGE = 'memex redact [--apply] [--project <id>] [--json]';
 
 /** One batch of POST /api/v2/redaction/pass. */
-interface PassStep {
-  table: string;
-  scanned: number;
-  changed: number;
-  skipped: number;
-  redactions: Record<string, number>;
-  nextCursor: string | null;
-}
+type PassStep = RedactionPassStep;
 
-type TableTotal = Omit<PassStep, 'nextCursor'>;
+type TableTotal = Omit<PassStep, 'nextCursor' | 'mode'>;
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -41,7 +35,13 @@ export async function runRedact(args: string[], context: CommandContext): Promis
       ...(values.project ? { projectId: values.project } : {}),
       ...(cursor ? { cursor } : {}),
     });
-    const total = tables.get(step.table) ?? { table: step.table, scanned: 0, changed: 0, skipped: 0, redactions: {} };
+    const total: TableTotal = tables.get(step.table) ?? {
+      table: step.table,
+      scanned: 0,
+      changed: 0,
+      skipped: 0,
+      redactions: {},
+    };
     total.scanned += step.scanned;
     total.changed += step.changed;
     total.skipped += step.skipped;

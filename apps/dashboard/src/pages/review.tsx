@@ -3,7 +3,7 @@ import { ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useAction, us
 import { wordDiff } from '../lib/word-diff';
 import { Link } from '../router';
 import { useSignedIn } from '../session-context';
-import type { Change, Item, Proposal, ProposalItem } from '../types';
+import type { Change, Item, Proposal, ProposalItem, Run } from '../types';
 
 function Diff({ mine, theirs }: { mine: string; theirs: string }) {
   return (
@@ -109,15 +109,6 @@ function ProposalCard({ proposal, onDone }: { proposal: Proposal; onDone(): void
       <ErrorMessage error={action.error} />
     </article>
   );
-}
-
-interface Run {
-  runId: string;
-  status: string;
-  mode: string;
-  itemsScanned: number | null;
-  counts: Record<string, number>;
-  error: string | null;
 }
 
 /** Hygiene: passes on demand, proposals to decide, items in conflict, and recent changes to revert. */
