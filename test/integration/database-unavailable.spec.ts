@@ -2,6 +2,8 @@ import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { event, request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
+import { databaseUrl } from '../support/test-database';
+import { Client } from 'pg';
 import { waitFor } from '../support/wait';
 import { describeServerOnly } from '../support/mode';
 
@@ -59,5 +61,34 @@ describeServerOnly('PostgreSQL away', 'cuts the connection to a database server'
     expect(
       await request(`${url}/api/v2/events`, { key, body: { sessionId: 'away', events: [event()] } }),
     ).toMatchObject({ status: 202, body: { accepted: 1 } });
+  });
+
+  it('answers 503 with Retry-After, not 500, while the database refuses new connections, then recovers', async () => {
+    const key = ctx.project.apiKey;
+    const url = ctx.server.url;
+    expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
+    const name = decodeURIComponent(new URL(ctx.database.url).pathname.slice(1));
+    const admin = new Client({ connectionString: databaseUrl('postgres') });
+    await admin.connect();
+    try {
+      // Closed to new connections (SQLSTATE 55000), and the app's open ones ended: it must connect again.
+      await admin.query(`alter database "${name}" allow_connections false`);
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'memex'`,
+        [name],
+      );
+      for (const [path, init] of [
+        ['/api/v2/memory-items?limit=5', { key }],
+        ['/api/v2/events', { key, body: { sessionId: 'closed', events: [event()] } }],
+      ] as const) {
+        const res = await request<ErrorBody>(`${url}${path}`, init);
+        expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
+        expect(res.headers.get('retry-after')).toBe('2');
+      }
+    } finally {
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await admin.end();
+    }
+    await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
   });
 });

@@ -13,6 +13,14 @@ describe('isConnectionLoss', () => {
       new Error('Client has encountered a connection error and is not queryable'),
     ],
     ['a pool that could not connect in time', new Error('timeout exceeded when trying to connect')],
+    [
+      'a server at its connection limit',
+      Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
+    ],
+    [
+      'a database closed to new connections',
+      Object.assign(new Error('database "memex" is not currently accepting connections'), { code: '55000' }),
+    ],
   ])('is true for %s', (_, error) => {
     expect(isConnectionLoss(error)).toBe(true);
   });
@@ -20,6 +28,7 @@ describe('isConnectionLoss', () => {
   it.each([
     ['a unique violation', Object.assign(new Error('duplicate key'), { code: '23505' })],
     ['a deadlock', Object.assign(new Error('deadlock detected'), { code: '40P01' })],
+    ['another 55000', Object.assign(new Error('cannot refresh materialized view concurrently'), { code: '55000' })],
     ['a plain error', new Error('boom')],
     ['nothing', undefined],
     ['a string', 'Connection terminated'],

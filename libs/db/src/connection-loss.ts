@@ -2,13 +2,14 @@ import { Client, type ClientConfig } from 'pg';
 
 /**
  * SQLSTATEs of a connection the server ended or refused (57P01 a terminated backend, 57P02 a
- * crash, 57P03 a server starting or stopping; class 08, connection exceptions), and socket
- * errors of a connection that broke or could not be opened.
+ * crash, 57P03 a server starting or stopping, 53300 too many connections; class 08, connection
+ * exceptions), and socket errors of a connection that broke or could not be opened.
  */
 const CONNECTION_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  '53300',
   '08000',
   '08001',
   '08003',
@@ -28,11 +29,16 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES =
   /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
 
+/** What PostgreSQL says, with SQLSTATE 55000, of a database whose ALLOW_CONNECTIONS is false. */
+const CLOSED_DATABASE = /is not currently accepting connections/;
+
 /** The database connection was lost or could not be had: the work did not fail on its own account. */
 export function isConnectionLoss(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (!e) return false;
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+  // 55000 is a family of its own; only the database closed to new connections is one of ours.
+  if (e.code === '55000' && typeof e.message === 'string' && CLOSED_DATABASE.test(e.message)) return true;
   return typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message);
 }
 
