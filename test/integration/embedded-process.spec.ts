@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { rawEvent } from '../support/events';
 import { request } from '../support/http';
 import { freePort, runCli, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
-import { ScriptedLlm, modelAnswer } from '../support/scripted-llm';
+import { ScriptedLlm, outboxAnswer, outboxEvents } from '../support/scripted-llm';
 import { waitFor } from '../support/wait';
 
 /**
@@ -49,10 +49,7 @@ async function start(port: number): Promise<RunningProcess> {
 const apiKey = () => (JSON.parse(readFileSync(join(home, 'local-project.json'), 'utf8')) as { apiKey: string }).apiKey;
 
 describe('the all-in-one process with nothing but Node', () => {
-  const events = [
-    rawEvent('prompt', 'We decided to send all emails through the outbox table, never directly from handlers.'),
-    rawEvent('response', 'Agreed. TODO: backfill the outbox for the emails queued before the switch.'),
-  ];
+  const events = outboxEvents();
   let port: number;
   let first: RunningProcess;
 
@@ -82,30 +79,7 @@ describe('the all-in-one process with nothing but Node', () => {
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
 
-    llm.enqueue({
-      content: modelAnswer([
-        {
-          type: 'Decision',
-          title: 'Send all emails through the outbox table',
-          facts: 'Handlers write to the outbox table; a relay sends the emails.',
-          schemaKey: 'root/decisions',
-          dedupHint: 'decision:email:outbox-table',
-          importance: 4,
-          confidence: 0.9,
-          evidence: [{ eventId: events[0]!.eventId, quote: 'send all emails through the outbox table' }],
-        },
-        {
-          type: 'Todo',
-          title: 'Backfill the outbox for emails queued before the switch',
-          facts: 'Emails queued before the switch are not in the outbox yet.',
-          schemaKey: 'root/todos',
-          dedupHint: 'todo:email:outbox-backfill',
-          importance: 3,
-          confidence: 0.8,
-          evidence: [{ eventId: events[1]!.eventId, quote: 'backfill the outbox for the emails queued' }],
-        },
-      ]),
-    });
+    llm.enqueue({ content: outboxAnswer(events) });
     // The same home, a stale pid file: the restart takes it over and the reconciler finds the session.
     await start(port);
     const items = async () =>

@@ -3,7 +3,7 @@ import { IngestApiModule } from '../../apps/ingest-api/src';
 import { rawEvent } from '../support/events';
 import { request } from '../support/http';
 import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
-import { ScriptedLlm, modelAnswer } from '../support/scripted-llm';
+import { ScriptedLlm, modelAnswer, outboxAnswer, outboxEvents } from '../support/scripted-llm';
 import { TEST_REDIS_URL } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
@@ -57,35 +57,9 @@ describeServerOnly(
   'worker processes share the database and BullMQ; embedded-process.spec kills the embedded process',
   () => {
     it('loses nothing and duplicates nothing: BullMQ hands the job to the next worker', async () => {
-      const events = [
-        rawEvent('prompt', 'We decided to send all emails through the outbox table, never directly from handlers.'),
-        rawEvent('response', 'Agreed. TODO: backfill the outbox for the emails queued before the switch.'),
-      ];
+      const events = outboxEvents();
       llm.enqueue({ hang: true });
-      llm.enqueue({
-        content: modelAnswer([
-          {
-            type: 'Decision',
-            title: 'Send all emails through the outbox table',
-            facts: 'Handlers write to the outbox table; a relay sends the emails.',
-            schemaKey: 'root/decisions',
-            dedupHint: 'decision:email:outbox-table',
-            importance: 4,
-            confidence: 0.9,
-            evidence: [{ eventId: events[0]!.eventId, quote: 'send all emails through the outbox table' }],
-          },
-          {
-            type: 'Todo',
-            title: 'Backfill the outbox for emails queued before the switch',
-            facts: 'Emails queued before the switch are not in the outbox yet.',
-            schemaKey: 'root/todos',
-            dedupHint: 'todo:email:outbox-backfill',
-            importance: 3,
-            confidence: 0.8,
-            evidence: [{ eventId: events[1]!.eventId, quote: 'backfill the outbox for the emails queued' }],
-          },
-        ]),
-      });
+      llm.enqueue({ content: outboxAnswer(events) });
 
       const first = await startWorker();
       try {

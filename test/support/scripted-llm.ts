@@ -1,3 +1,5 @@
+import type { RawEventInput } from '@memex/domain';
+import { rawEvent } from './events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -102,4 +104,38 @@ export class ScriptedLlm {
 /** The JSON a model would answer with: `{"items": [...]}`. */
 export function modelAnswer(items: unknown[]): string {
   return JSON.stringify({ items });
+}
+
+/** A two-event session deciding on an email outbox and leaving a backfill to do (crash tests). */
+export function outboxEvents(): RawEventInput[] {
+  return [
+    rawEvent('prompt', 'We decided to send all emails through the outbox table, never directly from handlers.'),
+    rawEvent('response', 'Agreed. TODO: backfill the outbox for the emails queued before the switch.'),
+  ];
+}
+
+/** The model's answer to `outboxEvents()`: the decision and the todo, each quoting its event. */
+export function outboxAnswer(events: readonly RawEventInput[]): string {
+  return modelAnswer([
+    {
+      type: 'Decision',
+      title: 'Send all emails through the outbox table',
+      facts: 'Handlers write to the outbox table; a relay sends the emails.',
+      schemaKey: 'root/decisions',
+      dedupHint: 'decision:email:outbox-table',
+      importance: 4,
+      confidence: 0.9,
+      evidence: [{ eventId: events[0]!.eventId, quote: 'send all emails through the outbox table' }],
+    },
+    {
+      type: 'Todo',
+      title: 'Backfill the outbox for emails queued before the switch',
+      facts: 'Emails queued before the switch are not in the outbox yet.',
+      schemaKey: 'root/todos',
+      dedupHint: 'todo:email:outbox-backfill',
+      importance: 3,
+      confidence: 0.8,
+      evidence: [{ eventId: events[1]!.eventId, quote: 'backfill the outbox for the emails queued' }],
+    },
+  ]);
 }

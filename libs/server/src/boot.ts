@@ -8,7 +8,10 @@ import {
   migrateInProcess,
   migrateToLatest,
   pendingMigrations,
+  type DB,
+  type MigrationOutcome,
 } from '@memex/db';
+import type { Kysely } from 'kysely';
 import { embeddedDataDir } from './embedded-home';
 import { HomeLockedError, lockHome } from './home-lock';
 import { PlatformModule } from './platform.module';
@@ -50,8 +53,13 @@ export async function prepareRuntime(config: Config, options: { embedded?: boole
     );
   }
   const db = createDatabase({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'memex-migrate' });
+  return migrateThenClose(db, () => migrateToLatest(db, config.DATABASE_URL));
+}
+
+/** Runs the migration, says when the database is ahead of this release, and closes it. */
+async function migrateThenClose(db: Kysely<DB>, migrate: () => Promise<MigrationOutcome>): Promise<string[]> {
   try {
-    const { applied, newer } = await migrateToLatest(db, config.DATABASE_URL);
+    const { applied, newer } = await migrate();
     if (newer.length > 0) {
       process.stderr.write(
         `memex: the database is ahead of this release (${newer.join(', ')}); running on it as it is\n`,
@@ -70,17 +78,7 @@ export async function prepareRuntime(config: Config, options: { embedded?: boole
 async function prepareEmbedded(config: Config): Promise<string[]> {
   lockHome(config.MEMEX_HOME);
   const db = await createEmbeddedDatabase(embeddedDataDir(config));
-  try {
-    const { applied, newer } = await migrateInProcess(db);
-    if (newer.length > 0) {
-      process.stderr.write(
-        `memex: the database is ahead of this release (${newer.join(', ')}); running on it as it is\n`,
-      );
-    }
-    return applied;
-  } finally {
-    await db.destroy();
-  }
+  return migrateThenClose(db, () => migrateInProcess(db));
 }
 
 @Module({})
