@@ -112,14 +112,19 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   });
 
   // Routing is done by the time hooks run; the log line is written when the response ends.
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', async (request) => {
     (request.raw as RouteOfRequest)[ROUTE] = request.routeOptions.url;
-    // Background work in embedded mode gives way while requests are answered (BackgroundPace).
-    requestActivity.inFlight += 1;
-    requestActivity.lastStartedAt = Date.now();
-    // 'close' comes once, whether the answer finished or the client went away.
-    reply.raw.once('close', () => (requestActivity.inFlight -= 1));
   });
+  // Background work in embedded mode gives way while requests are answered (BackgroundPace);
+  // server mode never waits, so its requests pay nothing for the count.
+  if (config.MEMEX_MODE === 'embedded') {
+    fastify.addHook('onRequest', async (_request, reply) => {
+      requestActivity.inFlight += 1;
+      requestActivity.lastStartedAt = Date.now();
+      // 'close' comes once, whether the answer finished or the client went away.
+      reply.raw.once('close', () => (requestActivity.inFlight -= 1));
+    });
+  }
 
   const metrics = app.get(MetricsRegistry);
   // The API speaks JSON only: any other media type is a 415, not a string to validate.
