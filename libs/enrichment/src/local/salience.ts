@@ -106,10 +106,31 @@ const PERSONAL = /^(?:i|i'm|i've|i'll|i'd|my|me|you|you're|you'd|you'll|you've|y
 const REPORTS_WORK =
   /^i(?:'ve| have)?\s+(?:\w+ly\s+)?(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|converted|switched|migrated|made)\b/i;
 
+/**
+ * Talk about the conversation itself — the session's name, its reminders, the assistant's
+ * memory — is about this chat, never the project: "You renamed this session to …", "The system
+ * reminders you're seeing are just the IDE …", "Since my memory persists between conversations …".
+ */
+const ABOUT_THE_CONVERSATION =
+  /\b(?:this (?:same |current )?(?:session|conversation|chat)|(?:previous|earlier|between) (?:sessions|conversations)|system[- ]reminders?|my (?:memory|context(?: window)?))\b/i;
+
+/**
+ * A sentence that opens on a word pointing back ("It only worked locally because …", "That tells
+ * macOS to …", "These look like …", "Or add it to …") leans on what was said before it: alone,
+ * as a teammate's note, it has no subject. "This PR adds …" names its subject and stands.
+ */
+const LEANS_BACK =
+  /^(?:it(?:'s|s| is| was)?|they(?:'re| are| were)?|(?:this|that|these|those)(?:'s|\s+(?:is|isn't|are|aren't|was|wasn't|were|will|would|should|could|can|might|may|must|does|doesn't|did|didn't|has|hasn't|have|had|means?|tells?|makes?|looks?|seems?|works?|only|also|just|way|said))|or|also|yep|yeah|nope)\b/i;
+
+export function leansOnWhatCameBefore(sentence: string): boolean {
+  return LEANS_BACK.test(cleanSentence(sentence));
+}
+
 /** How much a sentence teaches: the sum of its cues' weights; chatter says nothing. */
 export function sentenceScore(sentence: string): number {
   if (isChatter(sentence)) return 0;
   const clean = cleanSentence(sentence);
+  if (ABOUT_THE_CONVERSATION.test(clean)) return 0;
   const personal = PERSONAL.test(clean) && !REPORTS_WORK.test(clean) && !hasCue(clean, 'where');
   const score = cueWeight(sentence) - (personal ? 2 : 0);
   if (score <= 0) return 0;

@@ -5,7 +5,7 @@ import { firstSentence, leadingClause, normalizeWhitespace, pathsIn, significant
 import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun, type CommitInfo } from './event-signals';
 import { sentences } from '@memex/entities';
 import { propose, type Proposal } from './proposal';
-import { cleanSentence, hasCue, isChatter, type Cue } from './salience';
+import { cleanSentence, hasCue, isChatter, leansOnWhatCameBefore, type Cue } from './salience';
 import { messagePoints } from './message-points';
 import { lastTodoList, planOf } from './todo-lists';
 import { turnLines, type Line } from './turn-lines';
@@ -226,6 +226,8 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       !(l.group && coveredGroups.has(l.group)) &&
       l.weighing === undefined &&
       l.score >= FINDING_SCORE &&
+      // A finding stands alone in the brain; one that points back to what came before cannot.
+      !leansOnWhatCameBefore(l.text) &&
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,
   ).flatMap((l) => {

@@ -1,0 +1,40 @@
+import { leansOnWhatCameBefore, sentenceScore } from './salience';
+
+describe('leansOnWhatCameBefore', () => {
+  it.each([
+    'It only worked locally because you had a `dist` from a previous build.',
+    "It's a tradeoff: corruption vs growing `.git` size.",
+    'That tells macOS to reload all preferences.',
+    'These look like pre-existing issues on `main` rather than something this PR introduced.',
+    'Or add it to the `post-commit` hook, the safest moment.',
+    'This might make the script much simpler.',
+    '**Yep** — `declaration: true` and `declarationMap: true`.',
+  ])('reads "%s" as pointing back, with no subject of its own', (sentence) => {
+    expect(leansOnWhatCameBefore(sentence)).toBe(true);
+  });
+
+  it.each([
+    'This PR adds a deploy workflow and the wrangler dependency.',
+    'That function is only called from the CLI entry point.',
+    'Then the trigger is `activateSettings -u`, which nix-darwin runs on every switch.',
+    'Items are deduplicated by their hint before they are stored.',
+    'Iterating over the list twice is wasteful.',
+  ])('reads "%s" as standing on its own', (sentence) => {
+    expect(leansOnWhatCameBefore(sentence)).toBe(false);
+  });
+});
+
+describe('sentenceScore', () => {
+  it('gives talk about the conversation itself nothing, whatever cues it carries', () => {
+    expect(sentenceScore('You renamed this session to "kiki" with `/rename kiki` earlier, which is why it resumed.')).toBe(0);
+    expect(
+      sentenceScore(
+        "The system reminders you're seeing are just the IDE noting that `server.go` was modified, not committed.",
+      ),
+    ).toBe(0);
+  });
+
+  it('still scores a sentence about the project that names the same files', () => {
+    expect(sentenceScore('The server now reads `config.yaml` at start because the flags were ignored.')).toBeGreaterThan(0);
+  });
+});
