@@ -1,4 +1,5 @@
 import { EnrichmentService } from '@memex/feature-enrichment';
+import { JOBS } from '@memex/queue';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { OpenAiChat, forgetOutputModes } from '@memex/models';
 import { ProjectRepository } from '@memex/db';
@@ -7,6 +8,7 @@ import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
 import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../support/scripted-llm';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 
 const llm = new ScriptedLlm();
 beforeAll(() => llm.start());
@@ -127,6 +129,33 @@ describe('enrichment with an OpenAI-compatible model', () => {
       .execute();
     expect(kept).toEqual([expect.objectContaining({ engine: 'openai', model: 'scripted-model', tokens: 1020 })]);
     expect(kept[0]!.input_chars).toBeGreaterThan(1000);
+  });
+
+  it('reads a session in one run at a time: a job that finds it held comes back later, and the window is paid for once', async () => {
+    const d = decisionEvent();
+    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'held', [d]);
+    // A slow model, so the second job arrives while the first run is waiting for it.
+    llm.enqueue({
+      content: modelAnswer([
+        item({
+          dedupHint: 'decision:database:held-session',
+          evidence: [{ eventId: d.eventId, quote: 'keep PostgreSQL as the only datastore' }],
+        }),
+      ]),
+      delayMs: 800,
+    });
+    // The app's own worker takes the job while the first run waits for the model.
+    const first = service().enrichSession(ctx.project.projectId, sessionId, 'run-first');
+    await waitFor(async () => llm.requests.length === 1);
+    const payload = { projectId: ctx.project.projectId, sessionId };
+    await ctx.queue.queue.add(JOBS.enrichSession.name, payload, { jobId: 'held-1' });
+    expect(await first).toMatchObject({ created: 1, modelCalls: 1, raced: 0, busy: false });
+    await waitFor(async () => (await (await ctx.queue.queue.getJob('held-1'))?.getState()) === 'completed');
+    const job = await ctx.queue.queue.getJob('held-1');
+    // It came back once the session was free and found nothing left to pay for.
+    expect(job?.returnvalue).toMatchObject({ busy: false, windows: 0, modelCalls: 0, raced: 0 });
+    expect(llm.requests).toHaveLength(1);
+    expect(await itemsOf(sessionId)).toHaveLength(1);
   });
 
   it('tells the model where sessions state what matters and how to title, and drops a junk title it sends anyway', async () => {

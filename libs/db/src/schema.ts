@@ -38,6 +38,13 @@ export interface SessionsTable {
   completed_at: NullableTimestamp;
 }
 
+/** One run enriching a session at a time; written only by the enrichment repository. */
+export interface EnrichmentLeasesTable {
+  session_id: string;
+  owner: string;
+  expires_at: Timestamp;
+}
+
 export interface RawEventsTable {
   seq: Generated<number>;
   project_id: string;
@@ -258,6 +265,7 @@ export interface DB {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  enrichment_leases: EnrichmentLeasesTable;
   raw_events: RawEventsTable;
   memory_items: MemoryItemsTable;
   item_history: ItemHistoryTable;

@@ -38,6 +38,8 @@ export interface EnrichmentReport extends WindowCounts {
   modelCalls: number;
   /** Windows another run wrote first; re-read, never written twice. */
   raced: number;
+  /** Another run held the session: this one read nothing, and its job comes back later. */
+  busy: boolean;
 }
 
 /** Hints read per window before picking the related few; recent items first. */
@@ -46,6 +48,13 @@ const HINT_POOL = 2000;
 const TURN_CONTEXT_EVENTS = 200;
 /** A job stops after this many windows and leaves the rest to the job that follows. */
 const MAX_WINDOWS_PER_JOB = 100;
+/**
+ * A run holds its session for this long and renews it while it works, whatever its model's
+ * timeout; a run that died (kill -9, a lost node) holds it no longer than this, so the job the
+ * reconciler sends after a restart waits seconds, not minutes.
+ */
+const LEASE_MS = 6_000;
+const LEASE_RENEW_MS = 2_000;
 
 @Injectable()
 export class EnrichmentService {
@@ -69,7 +78,25 @@ export class EnrichmentService {
    * other run wrote first is dropped and the events after it read again.
    */
   async enrichSession(projectId: string, sessionId: string, runId: string): Promise<EnrichmentReport> {
-    const report: EnrichmentReport = {
+    // One run reads a session at a time: two would each pay for the same window's model call.
+    if (!(await this.store.claimLease(sessionId, runId, LEASE_MS))) return { ...this.emptyReport(), busy: true };
+    const renew = setInterval(() => {
+      this.store.claimLease(sessionId, runId, LEASE_MS).catch((error: unknown) => {
+        this.logger.warn({ sessionId, runId, err: (error as Error).message }, 'enrichment lease not renewed');
+      });
+    }, LEASE_RENEW_MS);
+    renew.unref();
+    try {
+      return await this.catchUp(projectId, sessionId, runId);
+    } finally {
+      clearInterval(renew);
+      // Left in place if this fails: it expires on its own.
+      await this.store.releaseLease(sessionId, runId).catch(() => undefined);
+    }
+  }
+
+  private emptyReport(): EnrichmentReport {
+    return {
       windows: 0,
       events: 0,
       ...NO_COUNTS,
@@ -81,7 +108,12 @@ export class EnrichmentService {
       tokens: 0,
       modelCalls: 0,
       raced: 0,
+      busy: false,
     };
+  }
+
+  private async catchUp(projectId: string, sessionId: string, runId: string): Promise<EnrichmentReport> {
+    const report = this.emptyReport();
     // What this job last wrote, so the next window's turn is read from memory, not the database.
     let written: { cursor: number; events: EngineEvent[] } | undefined;
     for (let i = 0; i < MAX_WINDOWS_PER_JOB; i += 1) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventType } from '@memex/domain';
 import type { EngineEvent } from '@memex/domain';
 import type { DB, RawEventsTable } from '../schema';
@@ -31,6 +31,39 @@ export class EnrichmentRepository {
       .where('project_id', '=', projectId)
       .executeTakeFirst();
     return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq };
+  }
+
+  /**
+   * Takes or renews the session's lease for `owner` until `ttlMs` from now, if nobody else
+   * holds one that is still running. The database's clock decides, so replicas agree.
+   */
+  async claimLease(sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const until = sql<Date>`now() + ${ttlMs} * interval '1 millisecond'`;
+    const row = await this.db
+      .insertInto('enrichment_leases')
+      .values({ session_id: sessionId, owner, expires_at: until })
+      .onConflict((oc) =>
+        oc
+          .column('session_id')
+          .doUpdateSet({ owner, expires_at: until })
+          .where((eb) =>
+            eb.or([
+              eb('enrichment_leases.owner', '=', owner),
+              eb('enrichment_leases.expires_at', '<', sql<Date>`now()`),
+            ]),
+          ),
+      )
+      .returning('session_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async releaseLease(sessionId: string, owner: string): Promise<void> {
+    await this.db
+      .deleteFrom('enrichment_leases')
+      .where('session_id', '=', sessionId)
+      .where('owner', '=', owner)
+      .execute();
   }
 
   async eventsAfter(sessionId: string, cursor: number, limit: number): Promise<EngineEvent[]> {
