@@ -17,6 +17,7 @@ import { readWindow, type EngineEvent } from '@memex/enrichment';
 import { transcriptToEvents } from '@memex/transcript';
 import { fmt, summarize } from '../support/stats';
 import { freePort, purgePrefix, startAllInOne } from '../support/server-process';
+import { modelSpend } from './model-spend';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -230,6 +231,7 @@ async function main(): Promise<void> {
   await throughput();
   await lag('2000');
   await lag('200');
+  await modelSpend();
 }
 
 void main();
