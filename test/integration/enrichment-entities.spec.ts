@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { EntityRepository } from '@memex/db';
-import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentService, EntityCatchUp } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { storeEvents } from '../support/events';
@@ -37,5 +38,43 @@ describe('the enrichment worker and the entity store', () => {
     const mentions = file!.mentions;
     await ctx.server.app.get(EnrichmentService).enrichSession(projectId, sessionId, 'run-2');
     expect((await store.findByNames(projectId, ['test_cache.py'], LIVE, 1))[0]!.mentions).toBe(mentions);
+  });
+
+  it("reads again what a failed entity update left out, even after the session's last window", async () => {
+    const { projectId } = ctx.project;
+    const db = ctx.database.db;
+    const recorded = async (id: string) => {
+      const [mentions, errors] = await Promise.all([
+        db.selectFrom('entity_mentions').select('event_id').where('session_id', '=', id).execute(),
+        db.selectFrom('error_occurrences').select('event_id').where('session_id', '=', id).execute(),
+      ]);
+      return { mentions: mentions.length, errors: errors.length };
+    };
+    // The database refuses the entity store's writes while the session is enriched.
+    await sql`create function memex_test_refuse() returns trigger language plpgsql as $$
+      begin raise exception 'entity store unavailable'; end $$`.execute(db);
+    await sql`create trigger memex_test_refuse before insert on entity_mentions
+      for each statement execute function memex_test_refuse()`.execute(db);
+    let sessionId: string;
+    try {
+      // The same session's events again under ids of their own: another session of the project.
+      const events = transcript('fix-type-errors.jsonl').map((e) => ({ ...e, eventId: `lost-${e.eventId}` }));
+      sessionId = await storeEvents(ctx.server.app, projectId, 'lost-entities', events);
+      const report = await ctx.server.app.get(EnrichmentService).enrichSession(projectId, sessionId, 'run-lost');
+      // The items are written all the same; the entity store has nothing of the session.
+      expect(report.windows).toBeGreaterThan(2);
+      expect(await recorded(sessionId)).toEqual({ mentions: 0, errors: 0 });
+    } finally {
+      await sql`drop trigger memex_test_refuse on entity_mentions`.execute(db);
+      await sql`drop function memex_test_refuse()`.execute(db);
+    }
+
+    // No job will come for this session again; the catch-up reads it from what is stored.
+    const catchUp = ctx.server.app.get(EntityCatchUp);
+    expect(await catchUp.runOnce()).toBe(1);
+    const after = await recorded(sessionId);
+    expect(after.mentions).toBeGreaterThan(0);
+    expect(after.errors).toBe(2);
+    expect(await catchUp.runOnce()).toBe(0);
   });
 });

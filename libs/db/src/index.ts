@@ -8,6 +8,7 @@ export * from './notifications';
 export * from './repositories/embedding.repository';
 export * from './repositories/enrichment.repository';
 export * from './repositories/entity.repository';
+export * from './repositories/entity-cursor.repository';
 export * from './repositories/entity-rows';
 export * from './repositories/hygiene-review.repository';
 export * from './repositories/hygiene-run.repository';

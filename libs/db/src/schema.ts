@@ -45,6 +45,13 @@ export interface EnrichmentLeasesTable {
   expires_at: Timestamp;
 }
 
+/** How far a session's events have reached the entity store; written only by EntityCursorRepository. */
+export interface EntityCursorsTable {
+  session_id: string;
+  project_id: string;
+  seq: ColumnType<number, number, number>;
+}
+
 export interface RawEventsTable {
   seq: Generated<number>;
   project_id: string;
@@ -266,6 +273,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   enrichment_leases: EnrichmentLeasesTable;
+  entity_cursors: EntityCursorsTable;
   raw_events: RawEventsTable;
   memory_items: MemoryItemsTable;
   item_history: ItemHistoryTable;

@@ -8,6 +8,7 @@ import { SyncEmbeddingsHandler } from './embeddings/sync-embeddings.handler';
 import { EnrichSessionHandler } from './enrich-session.handler';
 import { EnrichmentMetrics } from './enrichment.metrics';
 import { EnrichmentService } from './enrichment.service';
+import { EntityCatchUp } from './entity-catch-up';
 import { EntityRecorder } from './entity-recorder';
 import { WindowWriter } from './window-writer';
 import { ModelReader } from './model-reader';
@@ -18,6 +19,7 @@ import { ModelReader } from './model-reader';
   providers: [
     EnrichmentService,
     EntityRecorder,
+    EntityCatchUp,
     WindowWriter,
     ModelReader,
     EnrichmentMetrics,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EnrichmentRepository, EntityRepository, type EntityWindow } from '@memex/db';
+import { EnrichmentRepository, EntityCursorRepository, EntityRepository, type EntityWindow } from '@memex/db';
 import type { EngineEvent } from '@memex/enrichment';
 import { itemEntities, windowEntities, type SourceEvent } from '@memex/entities';
 
@@ -9,6 +9,13 @@ import { itemEntities, windowEntities, type SourceEvent } from '@memex/entities'
  * write is keyed by event and session, so reading an event again adds nothing.
  */
 const LOOKBACK_EVENTS = 200;
+/**
+ * A session caught up after a failed update re-reads this many of its latest events: every
+ * window since the failure, for all but the longest outages of the busiest sessions.
+ */
+const CATCH_UP_EVENTS = 2000;
+/** Sessions caught up per round; the next round takes the next ones. */
+const CATCH_UP_SESSIONS = 50;
 
 const asSource = (e: EngineEvent): SourceEvent => ({
   eventId: e.eventId,
@@ -48,12 +55,20 @@ export class EntityRecorder {
   constructor(
     private readonly events: EnrichmentRepository,
     private readonly entities: EntityRepository,
+    private readonly cursors: EntityCursorRepository,
   ) {}
 
-  async afterWindow(projectId: string, sessionId: string, windowEnd: number, windowEndedAt: Date): Promise<void> {
+  /** True when the store now holds what the session's events up to `windowEnd` say. */
+  async afterWindow(
+    projectId: string,
+    sessionId: string,
+    windowEnd: number,
+    windowEndedAt: Date,
+    lookback = LOOKBACK_EVENTS,
+  ): Promise<boolean> {
     try {
       const [events, edited] = await Promise.all([
-        this.events.eventsUpTo(sessionId, windowEnd, LOOKBACK_EVENTS),
+        this.events.eventsUpTo(sessionId, windowEnd, lookback),
         this.entities.sessionEditedFiles(projectId, sessionId),
       ]);
       await this.entities.recordWindow(projectId, sessionId, entityWindow(events.map(asSource), edited, windowEndedAt));
@@ -63,10 +78,23 @@ export class EntityRecorder {
         items.map((item) => ({ itemId: item.itemId, entities: itemEntities(item) })),
         windowEndedAt,
       );
+      await this.cursors.markRead(projectId, sessionId, windowEnd);
+      return true;
     } catch (error) {
       // The entity store serves retrieval only: a failure here must not undo or stall the
-      // window's items, which are committed. The next window re-reads these events.
+      // window's items, which are committed. Its cursor stays behind, and `catchUp` (or the
+      // session's next window) reads these events again.
       this.logger.warn({ err: (error as Error).message, projectId, sessionId }, 'entity store not updated');
+      return false;
     }
+  }
+
+  /** Reads again what failed updates left out, for sessions no run is working on. Returns how many caught up. */
+  async catchUp(): Promise<number> {
+    let caughtUp = 0;
+    for (const s of await this.cursors.behind(CATCH_UP_SESSIONS)) {
+      if (await this.afterWindow(s.projectId, s.sessionId, s.cursor, s.lastEventAt, CATCH_UP_EVENTS)) caughtUp += 1;
+    }
+    return caughtUp;
   }
 }

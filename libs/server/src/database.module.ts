@@ -5,6 +5,7 @@ import type { Config } from '@memex/config';
 import {
   EmbeddingRepository,
   EnrichmentRepository,
+  EntityCursorRepository,
   EntityRepository,
   HygieneReviewRepository,
   HygieneRunRepository,
@@ -43,6 +44,7 @@ const REPOSITORIES = [
   MemoryItemAdminRepository,
   EnrichmentRepository,
   EntityRepository,
+  EntityCursorRepository,
   ModelUsageRepository,
   EmbeddingRepository,
   SearchRepository,

@@ -12,6 +12,7 @@ import * as entities from './0011_entities';
 import * as taskEventIndex from './0012_task_event_index';
 import * as codeWords from './0013_code_words';
 import * as enrichmentLeases from './0015_enrichment_leases';
+import * as entityCursors from './0016_entity_cursors';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -31,4 +32,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_task_event_index': taskEventIndex,
   '0013_code_words': codeWords,
   '0015_enrichment_leases': enrichmentLeases,
+  '0016_entity_cursors': entityCursors,
 };
