@@ -14,7 +14,7 @@ import type IORedis from 'ioredis';
 import type { Config } from '@memex/config';
 import { InProcessQueue, QUEUES, createRedisConnection, type QueuePort } from '@memex/queue';
 import { CONFIG } from './config.module';
-import { logConnectionErrors } from './connection-errors';
+import { logConnectionErrors, throttledWarning } from './connection-errors';
 import { JobQueue } from './job-queue';
 import { ALL_QUEUES, type AllQueues } from './queue-tokens';
 import { MemorySharedCache, RedisSharedCache, SHARED_CACHE, type SharedCache } from './shared-cache';
@@ -79,6 +79,10 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
       provide: ALL_QUEUES,
       inject: QUEUE_NAMES.map((name) => getQueueToken(name)),
       useFactory: (...queues: Queue[]): AllQueues => {
+        // A Queue with no error listener has BullMQ print each failed reconnect as a raw stack
+        // trace, lines outside the JSON log; with one, a warning now and then.
+        const logger = new Logger('Queue');
+        for (const queue of queues) queue.on('error', throttledWarning(logger, 'queue connection error'));
         // BullMQ's Queue is the port as it stands.
         const ports: QueuePort[] = queues;
         return Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, ports[i]!])) as AllQueues;
