@@ -11,6 +11,7 @@ import * as dashboardIndexes from './0010_dashboard_indexes';
 import * as entities from './0011_entities';
 import * as taskEventIndex from './0012_task_event_index';
 import * as codeWords from './0013_code_words';
+import * as packIndexes from './0014_pack_indexes';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -29,4 +30,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011_entities': entities,
   '0012_task_event_index': taskEventIndex,
   '0013_code_words': codeWords,
+  '0014_pack_indexes': packIndexes,
 };
