@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { fmt, summarize } from '../support/stats';
 import { startApp } from '../support/server-process';
 import { PER_KIND, QUERY_KINDS, seedSearchCorpus, type LabelledQuery } from './corpus';
-import { measurePack } from './pack';
+import { measurePack, measurePackGrowth } from './pack';
 
 type Mode = 'fulltext' | 'vector' | 'hybrid';
 
@@ -102,18 +102,22 @@ async function measure(count: number, quality: boolean): Promise<void> {
   }
 }
 
-/** BENCH_SEARCH_PART=search or =pack runs one part; both by default. */
+/**
+ * BENCH_SEARCH_PART=search, =pack or =growth runs one part; all by default (=pack includes the
+ * growth run). BENCH_GROWTH_EVENTS sets the growth (100,000 events).
+ */
 async function main(): Promise<void> {
   const part = process.env.BENCH_SEARCH_PART;
   const large = Number(process.env.BENCH_LARGE ?? 100_000);
-  if (part !== 'pack') {
+  if (part !== 'pack' && part !== 'growth') {
     await measure(10_000, true);
     await measure(large, process.env.BENCH_QUALITY_LARGE === '1');
   }
-  if (part !== 'search') {
+  if (part !== 'search' && part !== 'growth') {
     await measurePack(10_000, true, embedded);
     await measurePack(large, process.env.BENCH_QUALITY_LARGE === '1', embedded);
   }
+  if (part !== 'search') await measurePackGrowth(10_000, Number(process.env.BENCH_GROWTH_EVENTS ?? 100_000), embedded);
 }
 
 void main();

@@ -1,8 +1,9 @@
 import { EntityRepository, type EntityWindow } from '@memex/db';
-import { itemEntities, salience, windowEntities, type SourceEvent } from '@memex/entities';
+import { ITEM_MENTIONS_COUNTED, itemEntities, salience, windowEntities, type SourceEvent } from '@memex/entities';
 import { entityWindow } from '@memex/feature-enrichment';
 import { fixtureEvents } from '../support/claude-code-fixtures';
 import { insertItem } from '../support/items';
+import { patternsHolding } from '../support/patterns';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
 // The entity store against real Postgres: idempotent per event and session, weights counting
@@ -36,12 +37,12 @@ describe('the entity store', () => {
     await store.recordWindow('p1', 's1', asWindow(events, await store.sessionEditedFiles('p1', 's1')));
     await store.recordWindow('p1', 's1', asWindow(events, await store.sessionEditedFiles('p1', 's1')));
 
-    const [file] = await store.findByNames('p1', ['test_cache.py'], LIVE, 5);
+    const [file] = await store.findByNames('p1', ['test_cache.py'], LIVE, 5, ITEM_MENTIONS_COUNTED);
     const mentions = windowEntities(events, []).mentions.filter((m) => m.name === 'test/test_cache.py').length;
     expect(file).toMatchObject({ kind: 'file', name: 'test/test_cache.py', mentions, itemMentions: 0 });
     expect(await store.sessionEditedFiles('p1', 's1')).toEqual(['test/test_cache.py']);
 
-    const patterns = await store.patterns('p1', [], ['call-non-callable'], 5);
+    const patterns = await patternsHolding(store, 'p1', 'call-non-callable');
     expect(patterns).toHaveLength(1);
     expect(patterns[0]).toMatchObject({ occurrences: 2, sessions: 1 });
     expect(patterns[0]!.fixes).toEqual([expect.objectContaining({ summary: 'editing test/test_cache.py', count: 1 })]);
@@ -51,7 +52,7 @@ describe('the entity store', () => {
 
     // A second session with the same failure counts it again, in another session.
     await store.recordWindow('p1', 's2', asWindow(events, []));
-    const again = await store.patterns('p1', [patterns[0]!.signature], [], 5);
+    const again = await store.patterns('p1', [patterns[0]!.signature]);
     expect(again[0]).toMatchObject({ occurrences: 4, sessions: 2 });
     expect(again[0]!.fixes[0]!.count).toBe(2);
   });
@@ -67,14 +68,14 @@ describe('the entity store', () => {
       at: t0,
     });
     await store.recordWindow('p2', 'other', { mentions: [], relations: [edited('a.ts', 'z.ts')], errors: [], at: t0 });
-    const [a] = await store.findByNames('p1', ['a.ts'], LIVE, 1);
+    const [a] = await store.findByNames('p1', ['a.ts'], LIVE, 1, ITEM_MENTIONS_COUNTED);
     const names = (hits: Awaited<ReturnType<EntityRepository['traverse']>>) =>
       hits.map((h) => `${h.source.name}-${h.target.name}@${h.depth}`).sort();
     expect(names(await store.traverse('p1', [a!.id], 1, 50))).toEqual(['a.ts-b.ts@1']);
     expect(names(await store.traverse('p1', [a!.id], 2, 50))).toEqual(['a.ts-b.ts@1', 'b.ts-c.ts@2']);
     expect(names(await store.traverse('p1', [a!.id], 5, 50))).toEqual(['a.ts-b.ts@1', 'b.ts-c.ts@2', 'c.ts-d.ts@3']);
     // The other project's a.ts is another entity; p1's traversal never reaches z.ts.
-    const [otherA] = await store.findByNames('p2', ['a.ts'], LIVE, 1);
+    const [otherA] = await store.findByNames('p2', ['a.ts'], LIVE, 1, ITEM_MENTIONS_COUNTED);
     expect(otherA!.id).not.toBe(a!.id);
     expect(names(await store.traverse('p1', [otherA!.id], 3, 50))).toEqual([]);
   });
@@ -100,9 +101,15 @@ describe('the entity store', () => {
       new Date(),
     );
 
-    const [file] = await store.findByNames('p1', ['test_cache.py'], LIVE, 1);
+    const [file] = await store.findByNames('p1', ['test_cache.py'], LIVE, 1, ITEM_MENTIONS_COUNTED);
     expect(file!.itemMentions).toBe(1);
-    const [withArchived] = await store.findByNames('p1', ['test_cache.py'], [...LIVE, 'archived'], 1);
+    const [withArchived] = await store.findByNames(
+      'p1',
+      ['test_cache.py'],
+      [...LIVE, 'archived'],
+      1,
+      ITEM_MENTIONS_COUNTED,
+    );
     expect(withArchived!.itemMentions).toBe(2);
     const now = Date.now();
     expect(salience({ ...file!, lastSeenAt: file!.lastSeenAt.getTime() }, now)).toBeLessThan(
@@ -117,6 +124,6 @@ describe('the entity store', () => {
       rows.map((r) => ({ itemId: r.itemId, entities: itemEntities(r) })),
       new Date(),
     );
-    expect((await store.findByNames('p1', ['test_cache.py'], LIVE, 1))[0]!.itemMentions).toBe(1);
+    expect((await store.findByNames('p1', ['test_cache.py'], LIVE, 1, ITEM_MENTIONS_COUNTED))[0]!.itemMentions).toBe(1);
   });
 });

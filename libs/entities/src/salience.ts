@@ -12,6 +12,12 @@ const MENTION_SCALE = 8;
 /** An item naming an entity says more than one event doing so: someone kept it. */
 const ITEM_WEIGHT = 2;
 const RECENCY_HALF_LIFE_DAYS = 7;
+/**
+ * Live items naming an entity are counted up to this many: past it salience is 1 to four
+ * places whatever the count (1 - e^-25), so counting a hub's thousands of items would only
+ * make every context pack that shows it slower as history grows. A pack says "100+ items".
+ */
+export const ITEM_MENTIONS_COUNTED = 100;
 const DAY_MS = 86_400_000;
 
 /**

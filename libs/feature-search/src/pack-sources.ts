@@ -1,7 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { EntityRepository, type EntityRow, type RelationHit } from '@memex/db';
-import { TASK_EVENTS, TASK_TOOLS, asSourceEvent, salience, taskStack, type TaskStack } from '@memex/entities';
-import type { PackEntity, PackPattern, PackRelation, QuerySignals } from '@memex/search';
+import {
+  ITEM_MENTIONS_COUNTED,
+  TASK_EVENTS,
+  TASK_TOOLS,
+  asSourceEvent,
+  salience,
+  taskStack,
+  type TaskStack,
+} from '@memex/entities';
+import {
+  PATTERN_WORD_SIGNATURES,
+  choosePatternSignatures,
+  type PackEntity,
+  type PackPattern,
+  type PackRelation,
+  type QuerySignals,
+} from '@memex/search';
 
 /** Entities a pack looks at: those the query names, and the project's most salient. */
 const NAMED_ENTITIES = 20;
@@ -46,16 +61,28 @@ export class PackSources {
     const kindOk = (kind: string) => !filters.entityTypes || filters.entityTypes.includes(kind);
     const fresh = (at: Date) => filters.since === undefined || at.getTime() >= filters.since;
     const words = signals.keywords.filter((k) => k.length >= PATTERN_WORD);
-    const [named, salient, patterns] = await Promise.all([
-      this.store.findByNames(projectId, signals.mentionedEntities, filters.statuses, NAMED_ENTITIES),
-      this.store.salient(projectId, filters.statuses, SALIENT_ENTITIES, filters.entityTypes),
-      this.store.patterns(projectId, signals.errorSignatures, words, PATTERNS),
+    const { statuses } = filters;
+    const [named, salient, signatures] = await Promise.all([
+      this.store.findByNames(projectId, signals.mentionedEntities, statuses, NAMED_ENTITIES, ITEM_MENTIONS_COUNTED),
+      this.store.salient(projectId, statuses, SALIENT_ENTITIES, ITEM_MENTIONS_COUNTED, filters.entityTypes),
+      // One more than a selective word may hold: a word that fills it is common and picks nothing.
+      this.store.signaturesHolding(projectId, words, PATTERN_WORD_SIGNATURES + 1),
     ]);
     const namedIds = new Set(named.map((e) => e.id));
     const rows = [...new Map([...named, ...salient].map((e) => [e.id, e])).values()].filter(
       (e) => kindOk(e.kind) && fresh(e.lastSeenAt) && !filters.exclude.has(String(e.id)),
     );
-    const relations = await this.store.traverse(projectId, [...namedIds], depthLimit, RELATIONS);
+    // A quoted signature the project never saw takes no pattern's place.
+    const chosen = choosePatternSignatures(
+      signals.errorSignatures,
+      signatures,
+      PATTERNS + signals.errorSignatures.length,
+    );
+    const [relations, seen] = await Promise.all([
+      this.store.traverse(projectId, [...namedIds], depthLimit, RELATIONS),
+      this.store.patterns(projectId, chosen),
+    ]);
+    const patterns = chosen.flatMap((sig) => seen.filter((p) => p.signature === sig)).slice(0, PATTERNS);
     return {
       entities: rows.map((e) => toPackEntity(e, namedIds.has(e.id), now)),
       // A relation is as old as the last session that showed it, and goes with either end excluded.

@@ -11,3 +11,4 @@ export * from './web-query';
 export * from './shared-words';
 export * from './stopwords';
 export * from './match-floor';
+export * from './pattern-choice';

@@ -1,4 +1,5 @@
 import { inline } from '@memex/brain';
+import { ITEM_MENTIONS_COUNTED } from '@memex/entities';
 import type { Intent } from './intent';
 
 /** How one kind of memory reads as a line of a context pack: inert markdown, cut to size. */
@@ -84,7 +85,12 @@ export function entityLine(
 ): string {
   const head = `- _${inert(entity.kind, 20)}:_ **${inert(entity.name, short ? 80 : 160)}**`;
   if (short) return head;
-  const items = entity.itemMentions > 0 ? `, in ${plural(entity.itemMentions, 'item')}` : '';
+  const items =
+    entity.itemMentions >= ITEM_MENTIONS_COUNTED
+      ? `, in ${ITEM_MENTIONS_COUNTED}+ items`
+      : entity.itemMentions > 0
+        ? `, in ${plural(entity.itemMentions, 'item')}`
+        : '';
   return `${head} — named ${plural(entity.mentions, 'time')}${items}, last ${age(now - entity.lastSeenAt)}`;
 }
 

@@ -11,6 +11,7 @@ import * as dashboardIndexes from './0010_dashboard_indexes';
 import * as entities from './0011_entities';
 import * as taskEventIndex from './0012_task_event_index';
 import * as codeWords from './0013_code_words';
+import * as packIndexes from './0014_pack_indexes';
 import * as enrichmentLeases from './0015_enrichment_leases';
 import * as entityCursors from './0016_entity_cursors';
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011_entities': entities,
   '0012_task_event_index': taskEventIndex,
   '0013_code_words': codeWords,
+  '0014_pack_indexes': packIndexes,
   '0015_enrichment_leases': enrichmentLeases,
   '0016_entity_cursors': entityCursors,
 };

@@ -72,3 +72,12 @@ export interface PatternAggregate {
   lastSeenAt: Date;
   fixes: Array<{ summary: string; count: number; eventIds: string[] }>;
 }
+
+/** An error signature of the project holding a word the pack looks for. */
+export interface SignatureHit {
+  word: string;
+  signature: string;
+  /** Events that named the signature (its entity's mentions). */
+  mentions: number;
+  lastSeenAt: Date;
+}

@@ -1,8 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
-import type { EntityName, EntityWindow, TaskEventRow, EntityRow, RelationHit, PatternAggregate } from './entity-rows';
+import type {
+  EntityName,
+  EntityWindow,
+  TaskEventRow,
+  EntityRow,
+  RelationHit,
+  PatternAggregate,
+  SignatureHit,
+} from './entity-rows';
 
 const key = (e: { kind: string; name: string }) => `${e.kind}:${e.name}`;
 
@@ -191,16 +199,20 @@ export class EntityRepository {
     });
   }
 
-  /** Entities whose lookup name (libs/entities lookupName) is one of `bases`, most mentioned first. */
+  /**
+   * Entities whose lookup name (libs/entities lookupName) is one of `bases`, most mentioned
+   * first, with their live items counted up to `counted` (libs/entities ITEM_MENTIONS_COUNTED).
+   */
   async findByNames(
     projectId: string,
     bases: string[],
     statuses: readonly string[],
     limit: number,
+    counted: number,
   ): Promise<EntityRow[]> {
     if (bases.length === 0) return [];
     const { rows } = await sql<EntityRow>`
-      select ${entityColumns(statuses)}
+      select ${entityColumns(statuses, counted)}
         from entities e
        where e.project_id = ${projectId} and e.base = any(${bases}::text[])
        order by e.mentions desc, e.id
@@ -208,15 +220,16 @@ export class EntityRepository {
     return rows;
   }
 
-  /** The most mentioned entities, latest first among equals; scored by salience in the lib. */
+  /** The most mentioned entities, latest first among equals (live items counted as findByNames); scored by salience in the lib. */
   async salient(
     projectId: string,
     statuses: readonly string[],
     limit: number,
+    counted: number,
     kinds?: readonly string[],
   ): Promise<EntityRow[]> {
     const { rows } = await sql<EntityRow>`
-      select ${entityColumns(statuses)}
+      select ${entityColumns(statuses, counted)}
         from entities e
        where e.project_id = ${projectId}
          ${kinds ? sql`and e.kind = any(${[...kinds]}::text[])` : sql``}
@@ -293,7 +306,12 @@ export class EntityRepository {
     }));
   }
 
-  /** Items of the given statuses naming any of the entities, with how many of them each names. */
+  /**
+   * Items of the given statuses naming any of the entities, with how many of them each names;
+   * of each entity, the live ones among its newest ITEMS_PER_ENTITY links (read and checked
+   * as entityColumns does): a hub named by thousands of items costs no more than any other
+   * entity, and items are only ever read by key, whatever the statistics.
+   */
   async itemsNaming(
     projectId: string,
     entityIds: number[],
@@ -302,28 +320,59 @@ export class EntityRepository {
   ): Promise<Array<{ itemId: string; entityIds: number[] }>> {
     if (entityIds.length === 0) return [];
     const { rows } = await sql<{ itemId: string; entityIds: number[] }>`
-      select ie.item_id as "itemId", array_agg(ie.entity_id order by ie.entity_id) as "entityIds"
-        from item_entities ie join memory_items m on m.id = ie.item_id
-       where ie.project_id = ${projectId} and ie.entity_id = any(${entityIds}::bigint[])
-         and m.status = any(${[...statuses]}::text[])
-       group by ie.item_id
-       order by count(*) desc, max(m.updated_at) desc
+      select item_id as "itemId", array_agg(entity_id order by entity_id) as "entityIds"
+        from (
+          select l.item_id, l.entity_id, ${liveStatus(sql`l.item_id`, projectId)} as status,
+                 (select m.updated_at from memory_items m where m.id = l.item_id) as updated_at
+            from unnest(${entityIds}::bigint[]) as x(id)
+            cross join lateral (
+              select ie.item_id, ie.entity_id from item_entities ie
+               where ie.entity_id = x.id
+               order by ie.item_id desc
+               limit ${ITEMS_PER_ENTITY}) l
+        ) linked
+       where status = any(${[...statuses]}::text[])
+       group by item_id
+       order by count(*) desc, max(updated_at) desc
        limit ${limit}`.execute(this.db);
     return rows.map((r) => ({ itemId: r.itemId, entityIds: r.entityIds.map(Number) }));
   }
 
-  /** Error patterns by exact signature, or whose signature holds one of `words`; most seen first. */
-  async patterns(projectId: string, signatures: string[], words: string[], limit: number): Promise<PatternAggregate[]> {
-    if (signatures.length + words.length === 0) return [];
-    const likes = words.map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  /**
+   * The project's error signatures holding each word (`memex_error_words`: the words and code
+   * name parts of a signature), at most `perWord` a word, in no particular order: found on
+   * the error entities by full-text index, one row per signature, however often it recurred.
+   * Which of them make patterns is libs/search's choice (choosePatternSignatures).
+   */
+  async signaturesHolding(projectId: string, words: string[], perWord: number): Promise<SignatureHit[]> {
+    if (words.length === 0) return [];
+    // The signatures holding the word are found by the full-text index alone (the fence,
+    // `offset 0`, keeps the project's btree out of reach: on a table without statistics the
+    // planner would rather walk every error of the project computing its words), then the
+    // project's first `perWord` of them are kept.
+    const { rows } = await sql<SignatureHit>`
+      select w.word, s.name as signature, s.mentions, s.last_seen_at as "lastSeenAt"
+        from unnest(${words}::text[]) as w(word)
+        cross join lateral (select plainto_tsquery('english', w.word) as q) x
+        cross join lateral (
+          select * from (
+            select e.project_id, e.name, e.mentions, e.last_seen_at from entities e
+             where numnode(x.q) > 0 and e.kind = 'error' and memex_error_words(e.name) @@ x.q
+            offset 0) found
+           where found.project_id = ${projectId}
+           limit ${perWord}) s`.execute(this.db);
+    return rows;
+  }
+
+  /** How often each of these error signatures occurred, in how many sessions, and the fixes that followed; most seen first. */
+  async patterns(projectId: string, signatures: string[]): Promise<PatternAggregate[]> {
+    if (signatures.length === 0) return [];
     const { rows } = await sql<{ signature: string; occurrences: number; sessions: number; lastSeenAt: Date }>`
       select signature, count(*)::int as occurrences, count(distinct session_id)::int as sessions, max(occurred_at) as "lastSeenAt"
         from error_occurrences
-       where project_id = ${projectId}
-         and (signature = any(${signatures}::text[]) or signature ilike any(${likes}::text[]))
+       where project_id = ${projectId} and signature = any(${signatures}::text[])
        group by signature
-       order by count(*) desc, max(occurred_at) desc
-       limit ${limit}`.execute(this.db);
+       order by count(*) desc, max(occurred_at) desc`.execute(this.db);
     if (rows.length === 0) return [];
     const { rows: fixes } = await sql<{ signature: string; fix: string; count: number; eventIds: string[] }>`
       select signature, fix, count(*)::int as count, (array_agg(array_to_json(fix_event_ids) order by occurred_at desc))[1] as "eventIds"
@@ -344,11 +393,31 @@ export class EntityRepository {
 const EDGES_PER_ENTITY = 12;
 /** Entities a hop of a traversal goes on from, at most. */
 const FRONTIER_CAP = 200;
+/** An entity's newest live items a pack weighs as naming it: past these, a hub says little of which item is meant. */
+const ITEMS_PER_ENTITY = 100;
 
-function entityColumns(statuses: readonly string[]) {
+/**
+ * An entity's columns, with its live items counted among its newest `counted` links. The links
+ * are read off the entity's own (entity_id, item_id) index and cut to the newest (item ids are
+ * ULIDs) before any item is read; each is then looked up by key in a scalar subquery, which
+ * PostgreSQL never turns into a join. So whatever the statistics (none, on a table nobody has
+ * analysed yet), the plan cannot scan the project's items, let alone every project's, and a hub
+ * named by thousands of items costs what a small entity does.
+ */
+function entityColumns(statuses: readonly string[], counted: number) {
   return sql`e.id, e.kind, e.name, e.mentions, e.last_seen_at as "lastSeenAt",
-    (select count(*)::int from item_entities ie join memory_items m on m.id = ie.item_id
-      where ie.entity_id = e.id and m.status = any(${[...statuses]}::text[])) as "itemMentions"`;
+    (select count(*)::int from (
+       select ie.item_id from item_entities ie where ie.entity_id = e.id order by ie.item_id desc limit ${counted}
+     ) newest
+     where ${liveStatus(sql`newest.item_id`, sql`e.project_id`)} = any(${[...statuses]}::text[])) as "itemMentions"`;
+}
+
+/**
+ * An item's status if it is the project's (else null), looked up by key: a scalar subquery,
+ * so the planner cannot make it a join that scans the items (see entityColumns).
+ */
+function liveStatus(itemId: RawBuilder<unknown>, projectId: RawBuilder<unknown> | string) {
+  return sql`(select m.status from memory_items m where m.id = ${itemId} and m.project_id = ${projectId})`;
 }
 
 /** Entities inserted or touched, in one order (kind, name) so concurrent windows lock alike. */
