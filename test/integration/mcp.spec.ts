@@ -289,6 +289,26 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
       });
     }
   });
+
+  it('answers a method it does not have, inherited names included, with -32601 Method not found', async () => {
+    for (const method of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prompts/list', 'nothing']) {
+      const res = await fetch(`${ctx.server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ctx.project.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: {} }),
+      });
+      const answer = (await res.json()) as unknown;
+      expect({ method, status: res.status, answer }).toMatchObject({
+        method,
+        status: 200,
+        answer: { jsonrpc: '2.0', id: 9, error: { code: ErrorCode.MethodNotFound } },
+      });
+    }
+  });
 });
 
 describe('memex mcp with the server down', () => {
