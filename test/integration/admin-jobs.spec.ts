@@ -47,7 +47,7 @@ describe('operator job endpoints', () => {
     }
   });
 
-  it('answers 404 for an unknown job, 400 for an unknown queue or state, 401 without the admin token', async () => {
+  it('answers 404 for an unknown job, 400 for an unknown queue or state, 403 to a project key', async () => {
     const missing = await request(`${ctx.server.url}/api/v2/admin/jobs/enrichment/nope/retry`, {
       key: ADMIN_TOKEN,
       method: 'POST',
@@ -69,6 +69,7 @@ describe('operator job endpoints', () => {
       expect({ queue, status: retry.status }).toEqual({ queue, status: 404 });
     }
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs?state=zombie`, { key: ADMIN_TOKEN })).status).toBe(400);
-    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(401);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(403);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`)).status).toBe(401);
   });
 });

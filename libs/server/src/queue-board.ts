@@ -6,8 +6,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
-import { assertAdminToken, bearerToken } from './auth';
-import { AuthFailureLimiter } from './auth-limiter';
+import { OperatorCredentials, adminSecret, bearerToken } from './auth';
 import { CONFIG } from './config.module';
 import { retryAfterOf, toErrorResponse } from './exception.filter';
 import { ALL_QUEUES, type AllQueues } from './queue-tokens';
@@ -35,7 +34,7 @@ export class QueueBoard implements OnModuleInit {
     private readonly adapter: HttpAdapterHost,
     @Inject(ALL_QUEUES) private readonly queues: AllQueues,
     @Inject(CONFIG) private readonly config: Config,
-    private readonly limiter: AuthFailureLimiter,
+    private readonly operators: OperatorCredentials,
   ) {}
 
   onModuleInit(): void {
@@ -49,15 +48,13 @@ export class QueueBoard implements OnModuleInit {
       queues: queues.map((queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
     });
-    const expected = this.config.MEMEX_ADMIN_TOKEN;
+    const secret = adminSecret(this.config, 'Bearer, or as the Basic auth password');
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
         const token = presentedToken(request);
         try {
-          await this.limiter.attempt('queue-board', request.ip, token, () =>
-            assertAdminToken(token, expected, 'Bearer, or as the Basic auth password'),
-          );
+          await this.operators.verify(request.ip, token, { ...secret, kind: 'queue-board' });
         } catch (error) {
           const { status, body } = toErrorResponse(error);
           // A browser asks for the password on a 401 that names Basic.
