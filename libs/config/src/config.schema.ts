@@ -72,6 +72,11 @@ export const configSchema = z
     PORT: int(0, 65535).default(8080),
     /** Operator endpoints answer 403 while this is unset. */
     MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * What a Prometheus scrape of /metrics presents (`Authorization: Bearer …`), so the scraper
+     * need not hold the admin token; the admin token opens /metrics too. Neither set: /metrics is 403.
+     */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Which proxies' X-Forwarded-For to believe for the client's address (rate limits key on it). */
     TRUST_PROXY: trustProxy,
     /** Authentication failures are limited per presented credential and per client address (shared through Redis). */

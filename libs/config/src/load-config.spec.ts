@@ -148,4 +148,10 @@ describe('authentication rate limits', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'x-forwarded-for;rm' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ AUTH_RATE_LIMIT_FAILURES: '0' })).toThrow(/AUTH_RATE_LIMIT_FAILURES/);
   });
+
+  it('takes a METRICS_TOKEN as long as the admin token must be, and none by default', () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).METRICS_TOKEN).toBe('scrape-token-0123456789');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
 });
