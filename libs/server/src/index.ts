@@ -15,6 +15,7 @@ export * from './preflight';
 export * from './job-queue';
 export * from './queue.module';
 export * from './queue-board';
+export * from './queue-call';
 export * from './zod.pipe';
 export * from './boot';
 export * from './embedded-home';

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { OperatorCredentials, adminSecret, bearerToken } from './auth';
 import { CONFIG } from './config.module';
-import { retryAfterOf, toErrorResponse } from './exception.filter';
+import { toErrorResponse } from './exception.filter';
+import { queueCall } from './queue-call';
 import { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -55,13 +56,16 @@ export class QueueBoard implements OnModuleInit {
         const token = presentedToken(request);
         try {
           await this.operators.verify(request.ip, token, { ...secret, kind: 'queue-board' });
+          // Bull Board's API answers a Redis away with a 500 of its own: asked first, it is the
+          // 503 with Retry-After that every admin route on the queues answers.
+          if (request.url.startsWith(`${QUEUE_BOARD_PATH}/api/`)) {
+            await queueCall(() => queues[0]!.getJobCounts('waiting'));
+          }
         } catch (error) {
-          const { status, body } = toErrorResponse(error);
+          const { status, body, headers } = toErrorResponse(error);
           // A browser asks for the password on a 401 that names Basic.
           if (status === 401) void reply.header('www-authenticate', 'Basic realm="memex queues", charset="UTF-8"');
-          const retryAfter = retryAfterOf(error);
-          if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
-          return reply.code(status).send(body);
+          return reply.code(status).headers(headers).send(body);
         }
       });
       await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
