@@ -67,7 +67,9 @@ function build(dir: string): Doc[] {
   return docs;
 }
 
-const manifests = yamlFiles(K8S).filter((f) => !f.endsWith('kustomization.yaml'));
+/** Prometheus's own configuration, beside the manifests: not a Kubernetes resource. */
+const PROMETHEUS_K8S = join(K8S, 'prometheus', 'scrape-configs.yaml');
+const manifests = yamlFiles(K8S).filter((f) => !f.endsWith('kustomization.yaml') && f !== PROMETHEUS_K8S);
 const overlays = readdirSync(join(K8S, 'overlays'));
 
 describe('Kubernetes manifests', () => {
@@ -223,7 +225,12 @@ describe('docker-compose.yml', () => {
     const redis = services.redis!.command.join(' ');
     expect(redis).toContain('--maxmemory-policy noeviction');
     expect(redis).toContain('--appendonly yes');
-    expect(Object.keys(compose.volumes as Doc).sort()).toEqual(['postgres-data', 'qdrant-data', 'redis-data']);
+    expect(Object.keys(compose.volumes as Doc).sort()).toEqual([
+      'postgres-data',
+      'prometheus-data',
+      'qdrant-data',
+      'redis-data',
+    ]);
     for (const store of ['postgres', 'redis', 'qdrant']) {
       expect(services[store]!.volumes[0]).toMatch(/^[a-z-]+-data:\//);
     }
@@ -243,6 +250,44 @@ describe('docker-compose.yml', () => {
     expect(routes).toMatch(/location \/api\/v2\/events \{ proxy_pass http:\/\/ingest-api:8080; \}/);
     expect(routes).toMatch(/location \/api\/v2\/sessions \{ proxy_pass http:\/\/ingest-api:8080; \}/);
     expect(routes).toMatch(/location \/ \{ proxy_pass http:\/\/brain-api:8080;/);
+  });
+});
+
+/** A scrape job as Prometheus reads it: /metrics answers only a Bearer METRICS_TOKEN or the admin token. */
+function expectAuthorizedScrape(job: Doc): void {
+  expect(job.authorization?.type).toBe('Bearer');
+  expect(job.authorization.credentials ?? job.authorization.credentials_file).toEqual(expect.any(String));
+}
+
+describe('Prometheus scrape configurations', () => {
+  it('scrape every app of compose with the metrics token (or the admin token), off the default profile', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as Doc;
+    const prometheus = (compose.services as Record<string, Doc>).prometheus!;
+    expect(prometheus.profiles).toEqual(['monitoring']);
+    const config = parse(compose.configs['prometheus-scrape'].content as string) as Doc;
+    const [job] = config.scrape_configs as Doc[];
+    expectAuthorizedScrape(job!);
+    expect(job!.authorization.credentials).toBe('${METRICS_TOKEN:-${MEMEX_ADMIN_TOKEN:-}}');
+    expect(job!.static_configs[0].targets).toEqual(APPS.map((app) => `${app}:8080`));
+    for (const app of APPS) {
+      expect((compose.services as Record<string, Doc>)[app]!.environment.METRICS_TOKEN).toBe('${METRICS_TOKEN:-}');
+    }
+  });
+
+  it('scrape every Memex pod in Kubernetes with the metrics token, on the path and port its annotations name', () => {
+    const [job, ...others] = (parse(readFileSync(PROMETHEUS_K8S, 'utf8')) as Doc).scrape_configs as Doc[];
+    expect(others).toEqual([]);
+    expectAuthorizedScrape(job!);
+    expect(job!.authorization.credentials_file).toMatch(/METRICS_TOKEN$/);
+    const keeps = (job!.relabel_configs as Doc[]).filter((r) => r.action === 'keep');
+    expect(keeps.map((r) => [r.source_labels[0], r.regex])).toEqual([
+      ['__meta_kubernetes_pod_label_app_kubernetes_io_part_of', 'memex'],
+      ['__meta_kubernetes_pod_annotation_prometheus_io_scrape', 'true'],
+    ]);
+    for (const app of APPS) {
+      const pod = docsOf(join(K8S, 'base', `${app}.yaml`)).find((d) => d.kind === 'Deployment')!.spec.template.metadata;
+      expect(pod.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics' });
+    }
   });
 });
 

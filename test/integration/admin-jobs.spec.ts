@@ -6,8 +6,9 @@ import { startQueueWorker } from '../support/queue-worker';
 import { ADMIN_TOKEN } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
+import { describeServerOnly } from '../support/mode';
 
-const ctx = useTestApp([IngestApiModule, BrainApiModule]);
+const ctx = useTestApp([IngestApiModule, BrainApiModule], { redisProxy: true });
 
 describe('operator job endpoints', () => {
   it('lists failed jobs with their reason and sends one round again', async () => {
@@ -47,7 +48,7 @@ describe('operator job endpoints', () => {
     }
   });
 
-  it('answers 404 for an unknown job, 400 for an unknown queue or state, 401 without the admin token', async () => {
+  it('answers 404 for an unknown job, 400 for an unknown queue or state, 403 to a project key', async () => {
     const missing = await request(`${ctx.server.url}/api/v2/admin/jobs/enrichment/nope/retry`, {
       key: ADMIN_TOKEN,
       method: 'POST',
@@ -69,6 +70,50 @@ describe('operator job endpoints', () => {
       expect({ queue, status: retry.status }).toEqual({ queue, status: 404 });
     }
     expect((await request(`${ctx.server.url}/api/v2/admin/jobs?state=zombie`, { key: ADMIN_TOKEN })).status).toBe(400);
-    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(401);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`, { key: ctx.project.apiKey })).status).toBe(403);
+    expect((await request(`${ctx.server.url}/api/v2/admin/jobs`)).status).toBe(401);
+  });
+});
+
+describeServerOnly('operator queue endpoints while Redis is away', 'cuts Redis', () => {
+  it('answer 503 QUEUE_UNAVAILABLE with Retry-After, for every route on the queues, and recover', async () => {
+    const routes: Array<[string, string]> = [
+      ['GET', '/api/v2/admin/jobs?state=failed'],
+      ['GET', '/api/v2/admin/jobs?queue=hygiene&state=waiting'],
+      ['POST', '/api/v2/admin/jobs/enrichment/some-job/retry'],
+      ['GET', '/api/v2/admin/queues'],
+      // Bull Board's API, which would answer a 500 of its own.
+      ['GET', '/admin/queues/api/queues'],
+      ['GET', '/admin/queues/api/queues?activeQueue=enrichment&status=failed&page=1'],
+    ];
+    ctx.redisProxy.cut();
+    try {
+      for (const [method, path] of routes) {
+        const res = await request<ErrorBody>(`${ctx.server.url}${path}`, { key: ADMIN_TOKEN, method });
+        expect({ method, path, status: res.status, retryAfter: res.headers.get('retry-after') }).toEqual({
+          method,
+          path,
+          status: 503,
+          retryAfter: '2',
+        });
+        expect(res.body.error).toMatchObject({
+          code: 'QUEUE_UNAVAILABLE',
+          message: expect.stringMatching(/try again/),
+        });
+      }
+      // What needs no queue is served meanwhile.
+      expect((await request(`${ctx.server.url}/api/v2/admin/metrics`, { key: ADMIN_TOKEN })).status).toBe(200);
+    } finally {
+      ctx.redisProxy.restore();
+    }
+    await waitFor(
+      async () =>
+        (await request(`${ctx.server.url}/api/v2/admin/jobs?state=failed`, { key: ADMIN_TOKEN })).status === 200,
+    );
+    const missing = await request(`${ctx.server.url}/api/v2/admin/jobs/enrichment/some-job/retry`, {
+      key: ADMIN_TOKEN,
+      method: 'POST',
+    });
+    expect(missing.status).toBe(404);
   });
 });

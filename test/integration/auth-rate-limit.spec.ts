@@ -9,9 +9,9 @@ import { waitFor } from '../support/wait';
 import { describeServerOnly, itServerOnly } from '../support/mode';
 
 /**
- * Limits on failed authentication, per client address and per presented key, counted in
- * Redis. The app trusts X-Forwarded-For from 127.0.0.1, so each test speaks from addresses of
- * its own, as clients behind the edge proxy would.
+ * Limits on failed authentication, per presented credential first and per client address
+ * second, counted in Redis. The app trusts X-Forwarded-For from 127.0.0.1, so each test speaks
+ * from addresses of its own, as clients behind the edge proxy would.
  */
 const LIMITS = {
   AUTH_RATE_LIMIT_EXEMPT_LOOPBACK: 'false',
@@ -24,6 +24,7 @@ const LIMITS = {
 const ctx = useTestApp([IngestApiModule, BrainApiModule], { env: LIMITS, redisProxy: true });
 
 const randomKey = () => `mx_${randomBytes(32).toString('base64url')}`;
+const ADMIN_ROUTE = '/api/v2/admin/jobs?queue=enrichment&state=failed';
 
 async function call(
   url: string,
@@ -40,14 +41,19 @@ async function call(
 
 const bearer = (token: string) => `Bearer ${token}`;
 
+async function statusesOf(count: number, attempt: (i: number) => Promise<{ status: number }>): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) statuses.push((await attempt(i)).status);
+  return statuses;
+}
+
 describe('failed authentication', () => {
-  it('answers an address 429 with Retry-After once it passes its failures, while a good key from elsewhere works', async () => {
-    const attacker = '203.0.113.7';
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call(ctx.server.url, attacker, bearer(randomKey()))).status);
+  it('answers an address 429 with Retry-After once its different wrong keys pass its ceiling, and still serves a valid key from it', async () => {
+    const office = '203.0.113.7';
+    const statuses = await statusesOf(5, () => call(ctx.server.url, office, bearer(randomKey())));
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
 
-    const limited = await call(ctx.server.url, attacker, bearer(randomKey()));
+    const limited = await call(ctx.server.url, office, bearer(randomKey()));
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThan(100);
     expect(Number(limited.retryAfter)).toBeLessThanOrEqual(120);
@@ -56,14 +62,13 @@ describe('failed authentication', () => {
       message: expect.stringMatching(/^too many failed authentication attempts; try again in \d+ s$/),
       details: { retryAfterSeconds: Number(limited.retryAfter) },
     });
-    // Blocked means blocked: the address's next attempts are refused before any key is checked.
-    expect((await call(ctx.server.url, attacker, bearer(ctx.project.apiKey))).status).toBe(429);
-
-    expect((await call(ctx.server.url, '203.0.113.8', bearer(ctx.project.apiKey))).status).toBe(200);
+    // The guesses are refused; a valid key from the same address is not: it was never guessed.
+    expect((await call(ctx.server.url, office, bearer(randomKey()))).status).toBe(429);
+    expect((await call(ctx.server.url, office, bearer(ctx.project.apiKey))).status).toBe(200);
     const ingest = await fetch(`${ctx.server.url}/api/v2/events`, {
       method: 'POST',
       headers: {
-        'x-forwarded-for': '203.0.113.8',
+        'x-forwarded-for': office,
         authorization: bearer(ctx.project.apiKey),
         'content-type': 'application/json',
       },
@@ -74,42 +79,50 @@ describe('failed authentication', () => {
 
   it('limits one key whatever address tries it', async () => {
     const revoked = randomKey();
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++)
-      statuses.push((await call(ctx.server.url, `198.51.100.${10 + i}`, bearer(revoked))).status);
+    const statuses = await statusesOf(5, (i) => call(ctx.server.url, `198.51.100.${10 + i}`, bearer(revoked)));
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 
-  it('limits admin-token guesses, refusing even the right token from the blocked address', async () => {
-    const from = '203.0.113.20';
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      statuses.push(
-        (
-          await call(
-            ctx.server.url,
-            from,
-            bearer(`guess-${i}-${'x'.repeat(16)}`),
-            '/api/v2/admin/jobs?queue=enrichment&state=failed',
-          )
-        ).status,
-      );
-    }
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-    expect(
-      (await call(ctx.server.url, from, bearer(ADMIN_TOKEN), '/api/v2/admin/jobs?queue=enrichment&state=failed'))
-        .status,
-    ).toBe(429);
-    expect(
-      (
-        await call(
-          ctx.server.url,
-          '203.0.113.21',
-          bearer(ADMIN_TOKEN),
-          '/api/v2/admin/jobs?queue=enrichment&state=failed',
-        )
-      ).status,
-    ).toBe(200);
+  it('blocks a stale key a hook retries from a shared address, not the office behind it', async () => {
+    const nat = '203.0.113.60';
+    const stale = randomKey();
+    const retried = await statusesOf(20, () => call(ctx.server.url, nat, bearer(stale)));
+    expect(retried).toEqual([401, 401, 401, ...Array<number>(17).fill(429)]);
+    // Its address paid for 3 of those 20: a colleague's typo is still a 401, and valid credentials pass.
+    expect((await call(ctx.server.url, nat, bearer(randomKey()))).status).toBe(401);
+    expect((await call(ctx.server.url, nat, bearer(ctx.project.apiKey))).status).toBe(200);
+    expect((await call(ctx.server.url, nat, bearer(ADMIN_TOKEN), ADMIN_ROUTE)).status).toBe(200);
+  });
+
+  it('answers a valid project key at an admin route 403, however often, without counting it as a guess', async () => {
+    const from = '203.0.113.70';
+    const answers = await statusesOf(12, () => call(ctx.server.url, from, bearer(ctx.project.apiKey), ADMIN_ROUTE));
+    expect(answers).toEqual(Array<number>(12).fill(403));
+    const refused = await call(ctx.server.url, from, bearer(ctx.project.apiKey), '/api/v2/projects');
+    expect(refused.body).toEqual({
+      error: { code: 'FORBIDDEN', message: expect.stringMatching(/admin token/), details: {} },
+    });
+    // The key is not blocked anywhere, and neither is its address.
+    expect((await call(ctx.server.url, from, bearer(ctx.project.apiKey))).status).toBe(200);
+    expect((await call(ctx.server.url, '198.51.100.70', bearer(ctx.project.apiKey))).status).toBe(200);
+    expect((await call(ctx.server.url, from, bearer(ADMIN_TOKEN), ADMIN_ROUTE)).status).toBe(200);
+  });
+
+  it('limits admin-token guesses: the right token is refused from an address that never used it, and served where it was used', async () => {
+    const attacker = '203.0.113.20';
+    const guess = (from: string, i: number) =>
+      call(ctx.server.url, from, bearer(`guess-${from}-${i}-${'x'.repeat(16)}`), ADMIN_ROUTE);
+    expect(await statusesOf(6, (i) => guess(attacker, i))).toEqual([401, 401, 401, 401, 401, 429]);
+    // Checking the token from there would tell the guesser when a guess is right.
+    expect((await call(ctx.server.url, attacker, bearer(ADMIN_TOKEN), ADMIN_ROUTE)).status).toBe(429);
+    expect((await call(ctx.server.url, '203.0.113.21', bearer(ADMIN_TOKEN), ADMIN_ROUTE)).status).toBe(200);
+
+    // An operator who used the token from an address keeps it when guesses there block the address.
+    const office = '203.0.113.22';
+    expect((await call(ctx.server.url, office, bearer(ADMIN_TOKEN), ADMIN_ROUTE)).status).toBe(200);
+    expect(await statusesOf(6, (i) => guess(office, i))).toEqual([401, 401, 401, 401, 401, 429]);
+    expect((await call(ctx.server.url, office, bearer(ADMIN_TOKEN), ADMIN_ROUTE)).status).toBe(200);
+    expect((await guess(office, 99)).status).toBe(429);
   });
 
   itServerOnly('limits Bull Board password guesses, with Retry-After', 'Bull Board reads BullMQ in Redis', async () => {
@@ -130,8 +143,7 @@ describe('failed authentication', () => {
     ctx.redisProxy.cut();
     try {
       const from = '203.0.113.50';
-      const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await call(ctx.server.url, from, bearer(randomKey()))).status);
+      const statuses = await statusesOf(6, () => call(ctx.server.url, from, bearer(randomKey())));
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     } finally {
       ctx.redisProxy.restore();

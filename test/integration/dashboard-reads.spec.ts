@@ -173,7 +173,8 @@ describe('operator reads', () => {
       { key: ADMIN_TOKEN },
     );
     expect(second.body.projects[0]!.projectId > first.body.nextCursor).toBe(true);
-    expect((await request(url('/api/v2/projects'), { key: key() })).status).toBe(401);
+    // A project key is not the admin token: 403, not a wrong guess at it.
+    expect((await request(url('/api/v2/projects'), { key: key() })).status).toBe(403);
     expect((await request(url('/api/v2/projects?limit=500'), { key: ADMIN_TOKEN })).status).toBe(400);
   });
 
@@ -197,7 +198,7 @@ describe('operator reads', () => {
     expect(metrics.body.ingest.eventsAccepted).toBe(4);
     // This app runs no enrichment worker: its counters are not there to read.
     expect(metrics.body.enrichment.events).toBeNull();
-    expect((await request(url('/api/v2/admin/queues'), { key: key() })).status).toBe(401);
+    expect((await request(url('/api/v2/admin/queues'), { key: key() })).status).toBe(403);
     expect((await request(url('/api/v2/admin/metrics'))).status).toBe(401);
   });
 });

@@ -7,6 +7,7 @@ import { MODEL_OUTPUT_JSON_SCHEMA, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/e
 import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
 import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../support/scripted-llm';
+import { ADMIN_TOKEN } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
 
@@ -216,7 +217,7 @@ describe('enrichment with an OpenAI-compatible model', () => {
       rejectedBy: { 'no-verified-span': 2, 'event-outside-batch': 1 },
     });
     expect(await itemsOf(sessionId)).toEqual([]);
-    const metrics = (await request<string>(`${ctx.server.url}/metrics`)).body;
+    const metrics = (await request<string>(`${ctx.server.url}/metrics`, { key: ADMIN_TOKEN })).body;
     expect(metrics).toMatch(/memex_enrichment_items_rejected_total\{reason="no-verified-span"\} 2/);
   });
 
@@ -253,7 +254,7 @@ describe('enrichment with an OpenAI-compatible model', () => {
     expect(await actorsOf(local!.id)).toEqual(['enrichment:local']);
     const after = await ctx.database.db.selectFrom('llm_usage').select('tokens').executeTakeFirstOrThrow();
     expect(after.tokens - before.tokens).toBe(300);
-    const metrics = (await request<string>(`${ctx.server.url}/metrics`)).body;
+    const metrics = (await request<string>(`${ctx.server.url}/metrics`, { key: ADMIN_TOKEN })).body;
     expect(metrics).toMatch(/memex_enrichment_fallbacks_total\{reason="malformed-output"\} 1/);
   });
 

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { IngestApiModule } from '../../apps/ingest-api/src';
-import { event, request } from '../support/http';
+import { event, request, type ErrorBody } from '../support/http';
+import { ADMIN_TOKEN, databaseEnv, startTestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { describeServerOnly, itServerOnly } from '../support/mode';
 
-const ctx = useTestApp([IngestApiModule], { redisProxy: true });
+const METRICS_TOKEN = 'test-metrics-token-0123456789';
+const ctx = useTestApp([IngestApiModule], { redisProxy: true, env: { METRICS_TOKEN } });
 
 describe('health', () => {
   itServerOnly(
@@ -57,13 +59,64 @@ describe('metrics', () => {
     await request(`${ctx.server.url}/api/v2/events`, { key: apiKey, body: { sessionId: 'm', events: [e] } });
     await request(`${ctx.server.url}/api/v2/events`, { key: apiKey, body: { sessionId: 'm' } });
 
-    const text = (await request<string>(`${ctx.server.url}/metrics`)).body;
+    const text = (await request<string>(`${ctx.server.url}/metrics`, { key: METRICS_TOKEN })).body;
     expect(text).toContain('memex_http_requests_total{method="POST",route="/api/v2/events",status="202"} 2');
     expect(text).toContain('memex_http_requests_total{method="POST",route="/api/v2/events",status="400"} 1');
     expect(text).toMatch(/^memex_ingest_events_accepted_total 2$/m);
     expect(text).toMatch(/^memex_ingest_events_duplicate_total 1$/m);
     expect(text).toMatch(/^memex_ingest_enqueue_failures_total 0$/m);
     expect(text).toMatch(/^memex_queue_depth\{queue="enrichment",state="delayed"\} 1$/m);
+  });
+});
+
+describe('metrics access', () => {
+  it('answers a scrape with METRICS_TOKEN or the admin token, and nobody else', async () => {
+    const scrape = (key?: string) => request<string | ErrorBody>(`${ctx.server.url}/metrics`, { key });
+    for (const key of [METRICS_TOKEN, ADMIN_TOKEN]) {
+      const ok = await scrape(key);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatch(/^memex_http_requests_total/m);
+    }
+    const anonymous = await scrape();
+    expect(anonymous.status).toBe(401);
+    expect((anonymous.body as ErrorBody).error.code).toBe('UNAUTHORIZED');
+    expect((await scrape('not-the-metrics-token-at-all')).status).toBe(401);
+    // A project key opens its own project's endpoints; this is not one: 403, not a wrong admin token.
+    const projectKey = await scrape(ctx.project.apiKey);
+    expect(projectKey.status).toBe(403);
+    expect(projectKey.body).toEqual({
+      error: { code: 'FORBIDDEN', message: expect.stringMatching(/admin token/), details: {} },
+    });
+  });
+
+  it('names no project in any metric, even the secrets it found', async () => {
+    const secret = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
+    const sent = await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
+      body: { sessionId: 'metric-labels', events: [event({ content: `export GH_TOKEN=${secret}` })] },
+    });
+    expect(sent.status).toBe(202);
+    const text = (await request<string>(`${ctx.server.url}/metrics`, { key: METRICS_TOKEN })).body;
+    expect(text).toMatch(/^memex_redactions_total\{rule="github-token"\} [1-9]/m);
+    expect(text).not.toContain(ctx.project.projectId);
+    expect(text).not.toMatch(/project="/);
+  });
+
+  it('is closed while neither METRICS_TOKEN nor the admin token is set', async () => {
+    const closed = await startTestApp([IngestApiModule], {
+      MEMEX_ADMIN_TOKEN: undefined,
+      ...databaseEnv(ctx.database),
+    });
+    try {
+      const res = await request<ErrorBody>(`${closed.url}/metrics`, { key: METRICS_TOKEN });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({
+        code: 'ADMIN_DISABLED',
+        message: expect.stringContaining('METRICS_TOKEN or MEMEX_ADMIN_TOKEN'),
+      });
+    } finally {
+      await closed.close();
+    }
   });
 });
 
@@ -77,7 +130,7 @@ describeServerOnly('a Redis that stops answering', 'cuts Redis', () => {
         body: { sessionId: 'silent-redis', events: [event()] },
       });
       expect(res).toMatchObject({ status: 202, body: { accepted: 1, duplicates: 0 } });
-      const metrics = await request<string>(`${ctx.server.url}/metrics`);
+      const metrics = await request<string>(`${ctx.server.url}/metrics`, { key: METRICS_TOKEN });
       expect(metrics.status).toBe(200);
       expect(metrics.body).toMatch(/^memex_ingest_enqueue_failures_total [1-9]/m);
       expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(503);

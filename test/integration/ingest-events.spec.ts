@@ -3,7 +3,7 @@ import { INGEST_LIMITS } from '@memex/domain';
 import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 import { event, request, type ErrorBody } from '../support/http';
 import { storeEvents } from '../support/events';
-import { startTestApp } from '../support/test-app';
+import { ADMIN_TOKEN, startTestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { itServerOnly } from '../support/mode';
 
@@ -365,9 +365,7 @@ describe('redaction on ingest', () => {
 });
 
 async function redactionCount(rule: string): Promise<number> {
-  const text = (await request<string>(`${ctx.server.url}/metrics`)).body;
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`memex_redactions_total{project="${ctx.project.projectId}",rule="${rule}"}`));
+  const text = (await request<string>(`${ctx.server.url}/metrics`, { key: ADMIN_TOKEN })).body;
+  const line = text.split('\n').find((l) => l.startsWith(`memex_redactions_total{rule="${rule}"}`));
   return line ? Number(line.split(' ').pop()) : 0;
 }

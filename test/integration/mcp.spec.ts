@@ -226,6 +226,42 @@ describe.each([
       expect({ where, verbatim: text.includes('<script>alert(1)</script>') }).toEqual({ where, verbatim: true });
     }
   });
+
+  it('shows the model no character that reorders or hides text, in any tool, resource or structured result', async () => {
+    const hidden = '\u202E\u200B\u2066\uFEFF\u{E0049}';
+    const created = await request<{ itemId: string }>(`${ctx.server.url}/api/v2/memory-items`, {
+      key: ctx.project.apiKey,
+      body: {
+        type: 'Decision',
+        title: `Sly${hidden} ${marker} title`,
+        facts: `Run \`pg_${hidden}isready\` before ${marker} migrations.`,
+        rationale: `invoice\u202Efdp.exe`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const { itemId } = created.body;
+    const item = await client.callTool({ name: 'memex_get_item', arguments: { id: itemId } });
+    const search = await client.callTool({ name: 'memex_search', arguments: { query: `sly ${marker}` } });
+    const pack = await client.callTool({ name: 'memex_context_pack', arguments: { query: `sly ${marker} title` } });
+    const seen = {
+      item: JSON.stringify(item),
+      search: JSON.stringify(search),
+      pack: JSON.stringify(pack),
+      memory: JSON.stringify(await client.callTool({ name: 'memex_get_memory', arguments: {} })),
+      brain: (await read(client, 'memex://brain')).text,
+      decisions: (await read(client, 'memex://decisions')).text,
+    };
+    for (const [where, text] of Object.entries(seen)) {
+      const hides = /[\u200B\u202E\u2066\uFEFF]|\\u(?:200b|202e|2066|feff)|\u{E0049}/iu.test(text);
+      expect({ where, hides, shown: text.includes(`Sly ${marker} title`) }).toEqual({
+        where,
+        hides: false,
+        shown: true,
+      });
+    }
+    expect(textOf(item)).toContain(`Run \`pg_isready\` before ${marker} migrations.`);
+    expect(item.structuredContent).toMatchObject({ title: `Sly ${marker} title`, rationale: 'invoicefdp.exe' });
+  });
 });
 
 describe('MCP over Streamable HTTP, at the HTTP level', () => {
@@ -286,6 +322,26 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
       expect({ method, params, answer }).toMatchObject({
         method,
         answer: { id: 7, error: { code: -32602, message: expect.stringMatching(names) } },
+      });
+    }
+  });
+
+  it('answers a method it does not have, inherited names included, with -32601 Method not found', async () => {
+    for (const method of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prompts/list', 'nothing']) {
+      const res = await fetch(`${ctx.server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ctx.project.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: {} }),
+      });
+      const answer = (await res.json()) as unknown;
+      expect({ method, status: res.status, answer }).toMatchObject({
+        method,
+        status: 200,
+        answer: { jsonrpc: '2.0', id: 9, error: { code: ErrorCode.MethodNotFound } },
       });
     }
   });

@@ -64,9 +64,13 @@ describe('POST /api/v2/projects', () => {
     expect((res.body as unknown as ErrorBody).error.code).toBe('UNAUTHORIZED');
   });
 
-  it('does not take a project key as the admin token', async () => {
+  it('does not take a project key as the admin token: 403, not a wrong guess at it', async () => {
     const project = await create({ name: 'p' });
-    expect((await create({ name: 'x' }, project.body.apiKey)).status).toBe(401);
+    const refused = await create({ name: 'x' }, project.body.apiKey);
+    expect(refused.status).toBe(403);
+    expect((refused.body as unknown as ErrorBody).error.code).toBe('FORBIDDEN');
+    // A key no project has is still a failed key: 401.
+    expect((await create({ name: 'x' }, `mx_${'0'.repeat(43)}`)).status).toBe(401);
   });
 
   it.each([

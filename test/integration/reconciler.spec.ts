@@ -3,6 +3,7 @@ import { IngestApiModule } from '../../apps/ingest-api/src';
 import { UnrecoverableError } from '@memex/queue';
 import { startQueueWorker } from '../support/queue-worker';
 import { event, request } from '../support/http';
+import { ADMIN_TOKEN } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
 import { waitFor } from '../support/wait';
 import { itServerOnly } from '../support/mode';
@@ -13,7 +14,7 @@ const ctx = useTestApp([IngestApiModule], {
 });
 
 async function metric(name: string): Promise<number> {
-  const res = await request<string>(`${ctx.server.url}/metrics`);
+  const res = await request<string>(`${ctx.server.url}/metrics`, { key: ADMIN_TOKEN });
   const line = res.body.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ')[1]) : 0;
 }

@@ -39,7 +39,11 @@ export function useTestApp(
     if (options.redisProxy && !context.database.home) {
       const redis = new URL(TEST_REDIS_URL);
       context.redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-      env.REDIS_URL = `redis://127.0.0.1:${context.redisProxy.port}`;
+      // The same URL (its database index, user and password) through the proxy.
+      const proxied = new URL(TEST_REDIS_URL);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(context.redisProxy.port);
+      env.REDIS_URL = proxied.toString();
     }
     let databaseUrl = context.database.url;
     if (options.databaseProxy && !context.database.home) {

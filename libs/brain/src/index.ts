@@ -1,5 +1,6 @@
 export * from './assemble';
 export * from './classify';
+export * from './hidden-characters';
 export * from './render';
 export * from './scoring';
 export * from './summary';

@@ -1,4 +1,5 @@
 import type { MemoryItem } from '@memex/domain';
+import { withoutHiddenCharacters } from './hidden-characters';
 import { ageDays } from './scoring';
 
 /**
@@ -16,10 +17,12 @@ const ORDERED_OPENER = /^(\d{1,9})([.)])(?=\s|$)/;
  * could change the document's structure is escaped: a block opener at the start of the line
  * (the caller may put the text at the start of one) and a backtick left unpaired, which would
  * open a code span that swallows what follows it. Folding line breaks is what keeps an item in
- * its place: no text can start a heading, a fence or a new list item of its own.
+ * its place: no text can start a heading, a fence or a new list item of its own. Characters
+ * that reorder or hide text are removed first (`withoutHiddenCharacters`), so the model reads
+ * what a person reviewing the item sees.
  */
 export function inline(text: string, max = 400): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = withoutHiddenCharacters(text).replace(/\s+/g, ' ').trim();
   return openerEscaped(pairedTicks(flat.length <= max ? flat : shortened(flat, max)));
 }
 

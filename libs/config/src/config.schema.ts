@@ -72,12 +72,20 @@ export const configSchema = z
     PORT: int(0, 65535).default(8080),
     /** Operator endpoints answer 403 while this is unset. */
     MEMEX_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
+     * What a Prometheus scrape of /metrics presents (`Authorization: Bearer …`), so the scraper
+     * need not hold the admin token; the admin token opens /metrics too. Neither set: /metrics is 403.
+     */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Which proxies' X-Forwarded-For to believe for the client's address (rate limits key on it). */
     TRUST_PROXY: trustProxy,
-    /** Authentication failures are limited per client address and per presented key (shared through Redis). */
+    /** Authentication failures are limited per presented credential and per client address (shared through Redis). */
     AUTH_RATE_LIMIT_ENABLED: flag(true),
-    /** Failed attempts an address may make per window before it is blocked. */
-    AUTH_RATE_LIMIT_FAILURES: int(1, 1_000_000).default(20),
+    /**
+     * Failures an address may make per window, with credentials not yet blocked on their own
+     * (many different wrong ones: guessing), before its unknown credentials are refused.
+     */
+    AUTH_RATE_LIMIT_FAILURES: int(1, 1_000_000).default(50),
     /** Failed attempts with one key or token (any address) per window before it is blocked. */
     AUTH_RATE_LIMIT_CREDENTIAL_FAILURES: int(1, 1_000_000).default(10),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: int(1, 86_400).default(60),

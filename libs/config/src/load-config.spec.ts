@@ -122,10 +122,10 @@ describe('redaction settings', () => {
 });
 
 describe('authentication rate limits', () => {
-  it('are on by default: 20 failures a minute per address, 10 per key, then 5 minutes blocked', () => {
+  it('are on by default: 10 failures a minute per credential, 50 per address, then 5 minutes blocked', () => {
     expect(loadConfig({})).toMatchObject({
       AUTH_RATE_LIMIT_ENABLED: true,
-      AUTH_RATE_LIMIT_FAILURES: 20,
+      AUTH_RATE_LIMIT_FAILURES: 50,
       AUTH_RATE_LIMIT_CREDENTIAL_FAILURES: 10,
       AUTH_RATE_LIMIT_WINDOW_SECONDS: 60,
       AUTH_RATE_LIMIT_BLOCK_SECONDS: 300,
@@ -147,5 +147,11 @@ describe('authentication rate limits', () => {
   it('refuses what Fastify could not read', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'x-forwarded-for;rm' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ AUTH_RATE_LIMIT_FAILURES: '0' })).toThrow(/AUTH_RATE_LIMIT_FAILURES/);
+  });
+
+  it('takes a METRICS_TOKEN as long as the admin token must be, and none by default', () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).METRICS_TOKEN).toBe('scrape-token-0123456789');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });
 });

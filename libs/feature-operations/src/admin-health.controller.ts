@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
 import type { Metric } from 'prom-client';
-import { DomainError } from '@memex/domain';
-import { ALL_QUEUES, AdminTokenGuard, MetricsRegistry, withDeadline, type AllQueues } from '@memex/server';
+import { ALL_QUEUES, AdminTokenGuard, MetricsRegistry, queueCall, type AllQueues } from '@memex/server';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'paused', 'prioritized'] as const;
 
@@ -40,19 +39,13 @@ export class AdminHealthController {
   /** How many jobs each queue holds in each state (the admin jobs API lists them). */
   @Get('queues')
   async queueCounts() {
-    try {
-      const queues = await Promise.all(
-        Object.entries(this.queues).map(async ([name, queue]) => ({
-          name,
-          counts: await withDeadline(queue.getJobCounts(...JOB_STATES), 2000),
-        })),
-      );
-      return { queues };
-    } catch (error) {
-      throw new DomainError('QUEUE_UNAVAILABLE', 'the job queues cannot be read; try again shortly', {
-        cause: error instanceof Error ? error.message : String(error),
-      });
-    }
+    const queues = await Promise.all(
+      Object.entries(this.queues).map(async ([name, queue]) => ({
+        name,
+        counts: await queueCall(() => queue.getJobCounts(...JOB_STATES)),
+      })),
+    );
+    return { queues };
   }
 
   /**

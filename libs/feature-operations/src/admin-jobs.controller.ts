@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from
 import { z } from 'zod';
 import { DomainError, queryInteger } from '@memex/domain';
 import { QUEUES, type QueueJob, type QueueName } from '@memex/queue';
-import { ALL_QUEUES, AdminTokenGuard, ZodPipe, type AllQueues } from '@memex/server';
+import { ALL_QUEUES, AdminTokenGuard, ZodPipe, queueCall, type AllQueues } from '@memex/server';
 
 const STATES = ['failed', 'waiting', 'delayed', 'active', 'completed'] as const;
 
@@ -32,7 +32,10 @@ function summary(job: QueueJob) {
   };
 }
 
-/** Operators see jobs by state (failed ones with their reason) and send failed ones round again. */
+/**
+ * Operators see jobs by state (failed ones with their reason) and send failed ones round again.
+ * Every read and write of a queue is a `queueCall`: 503 while Redis is away, as the queue counts are.
+ */
 @Controller('api/v2/admin/jobs')
 @UseGuards(AdminTokenGuard)
 export class AdminJobsController {
@@ -41,20 +44,21 @@ export class AdminJobsController {
   @Get()
   async list(@Query(new ZodPipe(listQuerySchema)) query: z.infer<typeof listQuerySchema>) {
     const queue = this.queues[query.queue];
-    const jobs = await queue.getJobs([query.state], 0, query.limit - 1);
+    const jobs = await queueCall(() => queue.getJobs([query.state], 0, query.limit - 1));
     return { queue: query.queue, state: query.state, jobs: jobs.map(summary) };
   }
 
   @Post(':queue/:jobId/retry')
   @HttpCode(202)
   async retry(@Param(new ZodPipe(jobParamsSchema)) params: z.infer<typeof jobParamsSchema>) {
-    const job = await this.queues[params.queue].getJob(params.jobId);
+    const queue = this.queues[params.queue];
+    const job = await queueCall(() => queue.getJob(params.jobId));
     if (!job) throw new DomainError('NOT_FOUND', `no job ${params.jobId} in ${params.queue}`);
-    const state = await job.getState();
+    const state = await queueCall(() => job.getState());
     if (state !== 'failed') {
       throw new DomainError('CONFLICT', `job ${params.jobId} is ${state}; only failed jobs can be retried`, { state });
     }
-    await job.retry('failed');
+    await queueCall(() => job.retry('failed'), 'the job could not be sent round again');
     return { id: job.id, state: 'waiting' };
   }
 }

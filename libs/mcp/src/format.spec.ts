@@ -1,4 +1,5 @@
 import {
+  forModel,
   formatContextPack,
   formatDecisions,
   formatItem,
@@ -56,6 +57,63 @@ describe('MCP formatting', () => {
 
   it('names API errors after the tool arguments', () => {
     expect(memoryErrorFrom('VALIDATION_FAILED', 'q: at most 32 words').message).toBe('query: at most 32 words');
+  });
+
+  describe('characters that reorder or hide text', () => {
+    const hidden = '\u202E\u200B\u200F\u2066\u2069\uFEFF\u2060\u{E0049}';
+    const sly: ShownItem = {
+      ...item,
+      title: `Use${hidden} Postgres`,
+      facts: `Run \`pg_${hidden}isready\` first.`,
+      rationale: `invoice\u202Efdp.exe`,
+      files: [`src/${hidden}evil.ts`],
+    };
+
+    it.each([
+      ['memex_get_item', () => formatItem(sly)],
+      ['memex://decisions', () => formatDecisions([sly])],
+      [
+        'memex_search',
+        () =>
+          formatSearchResults(`q${hidden}`, [
+            { itemId: sly.itemId, snippet: `a <mark>Post${hidden}gres</mark>`, item: { ...sly } },
+          ]),
+      ],
+      ['memex_remember', () => formatRemembered(sly)],
+    ])('%s shows none of them, and the words as they are stored', (_, format) => {
+      const text = format();
+      expect(text).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u);
+      expect(text).toContain('Use Postgres');
+    });
+
+    it('leaves code names exactly as written once they are gone', () => {
+      expect(formatItem(sly).split('\n')[3]).toBe('Run `pg_isready` first.');
+      expect(formatItem(sly)).toContain('Rationale: invoicefdp.exe');
+    });
+
+    it('removes them from whatever a tool hands the model unformatted, at any depth, and nothing else', () => {
+      const result = {
+        content: [{ type: 'text', text: `INTERNAL:${hidden} try again` }],
+        structuredContent: { item: { ...sly, confidence: 0.9, tags: [`a${hidden}`] }, empty: null },
+        isError: true,
+      };
+      expect(forModel(result)).toEqual({
+        content: [{ type: 'text', text: 'INTERNAL: try again' }],
+        structuredContent: {
+          item: {
+            ...sly,
+            title: 'Use Postgres',
+            facts: 'Run `pg_isready` first.',
+            rationale: 'invoicefdp.exe',
+            files: ['src/evil.ts'],
+            confidence: 0.9,
+            tags: ['a'],
+          },
+          empty: null,
+        },
+        isError: true,
+      });
+    });
   });
 
   describe('item text from sessions', () => {

@@ -1,4 +1,4 @@
-import { inline } from '@memex/brain';
+import { inline, withoutHiddenCharacters } from '@memex/brain';
 import { HIGHLIGHT } from '@memex/domain';
 import type { ItemView, SearchResultView } from '@memex/domain';
 import type { ContextPackView } from './memory-port';
@@ -19,6 +19,22 @@ export type ShownHit = Pick<SearchResultView, 'itemId' | 'snippet'> & {
  * line, nothing that opens a heading, fence, HTML or link), whole: a tool shows an item in full.
  */
 const inert = (text: string): string => inline(text, Infinity);
+
+/**
+ * Everything a tool or resource hands the model, its text and its structured content (which
+ * clients may show the model as JSON), with the characters that reorder or hide text removed:
+ * the rule is `withoutHiddenCharacters`, which every line the formatters write already went
+ * through; this catches what reaches the model unformatted (ids, error messages, the
+ * structured copy of an item).
+ */
+export function forModel<T>(value: T): T {
+  if (typeof value === 'string') return withoutHiddenCharacters(value) as T;
+  if (Array.isArray(value)) return value.map(forModel) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forModel(v)])) as T;
+  }
+  return value;
+}
 
 /** Highlighted words of a snippet in bold; the markers go round the neutralising, the text through it. */
 function snippetLine(snippet: string): string {

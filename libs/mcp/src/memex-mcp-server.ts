@@ -1,7 +1,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { formatContextPack, formatDecisions, formatItem, formatRemembered, formatSearchResults } from './format';
+import {
+  forModel,
+  formatContextPack,
+  formatDecisions,
+  formatItem,
+  formatRemembered,
+  formatSearchResults,
+} from './format';
 import { MemoryError, type MemoryPort } from './memory-port';
 import { guardRequests } from './request-guard';
 import {
@@ -56,9 +63,9 @@ export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOption
     server.served.tools.add(name);
     return async (args: A): Promise<CallToolResult> => {
       try {
-        return await run(args);
+        return forModel(await run(args));
       } catch (error) {
-        return { content: [{ type: 'text', text: failure(error, name) }], isError: true };
+        return forModel({ content: [{ type: 'text', text: failure(error, name) }], isError: true });
       }
     };
   };
@@ -148,9 +155,11 @@ export function createMemexMcpServer(memory: MemoryPort, options: MemexMcpOption
       try {
         body = await read();
       } catch (error) {
-        throw new Error(failure(error, uri));
+        throw new Error(forModel(failure(error, uri)));
       }
-      const result: ReadResourceResult = { contents: [{ uri: asked.href, mimeType: 'text/markdown', text: body }] };
+      const result: ReadResourceResult = {
+        contents: [{ uri: asked.href, mimeType: 'text/markdown', text: forModel(body) }],
+      };
       return result;
     };
   };

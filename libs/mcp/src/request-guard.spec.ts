@@ -17,6 +17,14 @@ describe('protocolRefusal', () => {
     expect(protocolRefusal(request('prompts/list'), served)).toBeUndefined();
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'leaves %s, a name every object inherits, to the SDK as a method it does not have',
+    (method) => {
+      expect(protocolRefusal(request(method), served)).toBeUndefined();
+      expect(protocolRefusal(request(method, { name: 'memex_search' }), served)).toBeUndefined();
+    },
+  );
+
   it.each([
     ['tools/call', { arguments: {} }, 'params.name'],
     ['tools/call', { name: 'memex_search', arguments: [1] }, 'params.arguments'],

@@ -16,16 +16,20 @@ import {
 /** MCP's code for a resource that does not exist (specification, server/resources, Error Handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 
-/** The requests this server answers, by method, in the shape the specification gives them. */
-const REQUEST_SCHEMAS: Record<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-  'resources/list': ListResourcesRequestSchema,
-  'resources/templates/list': ListResourceTemplatesRequestSchema,
-  'resources/read': ReadResourceRequestSchema,
-};
+/**
+ * The requests this server answers, by method, in the shape the specification gives them. A
+ * Map, not an object literal: the method is the client's string, and `__proto__`,
+ * `constructor` or `toString` would find what every object inherits.
+ */
+const REQUEST_SCHEMAS = new Map<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['resources/list', ListResourcesRequestSchema],
+  ['resources/templates/list', ListResourceTemplatesRequestSchema],
+  ['resources/read', ReadResourceRequestSchema],
+]);
 
 /** What a server offers, for telling an unknown name from a known one. */
 export interface ServedNames {
@@ -50,8 +54,8 @@ export function protocolRefusal(
   request: JSONRPCRequest,
   served: ServedNames,
 ): JSONRPCErrorResponse['error'] | undefined {
-  const schema = REQUEST_SCHEMAS[request.method];
-  // Methods this server does not have get the SDK's -32601.
+  const schema = REQUEST_SCHEMAS.get(request.method);
+  // Methods this server does not have get the SDK's -32601 (its handlers are a Map too).
   if (!schema) return undefined;
   const parsed = schema.safeParse(request);
   if (!parsed.success) {

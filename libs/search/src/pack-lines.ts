@@ -1,4 +1,4 @@
-import { inline } from '@memex/brain';
+import { inline, withoutHiddenCharacters } from '@memex/brain';
 import { ITEM_MENTIONS_COUNTED } from '@memex/entities';
 import type { Intent } from './intent';
 
@@ -28,8 +28,11 @@ export function cutWords(text: string, max: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** Memory text is data: one inert line of markdown (see `inline`), cut at a word boundary. */
-export const inert = (text: string, max: number) => inline(cutWords(text, max), Infinity);
+/**
+ * Memory text is data: one inert line of markdown (see `inline`), cut at a word boundary.
+ * Hidden characters go before the cut, so they take none of the line's room.
+ */
+export const inert = (text: string, max: number) => inline(cutWords(withoutHiddenCharacters(text), max), Infinity);
 
 /** The first sentence of a text: what extractive compression keeps. */
 export function firstSentence(text: string): string {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { ProjectRepository } from '@memex/db';
 import { DomainError, hashApiKey, looksLikeApiKey, secretsEqual, ulidSchema } from '@memex/domain';
-import { AuthFailureLimiter } from './auth-limiter';
+import { AuthFailureLimiter, type CredentialKind } from './auth-limiter';
 import { CONFIG } from './config.module';
 import { TtlCache } from './ttl-cache';
 
@@ -40,7 +40,12 @@ export class ProjectKeyResolver {
   async resolve(request: FastifyRequest): Promise<string> {
     const token = bearerToken(request);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing Authorization: Bearer <api key> header');
-    return this.limiter.attempt('project-key', request.ip, token, async () => {
+    return this.resolveKey(request.ip, token);
+  }
+
+  /** The project of a key presented from `address`, however it was presented. */
+  async resolveKey(address: string, token: string): Promise<string> {
+    return this.limiter.attempt('project-key', address, token, async () => {
       // A malformed key cannot match; skipping the lookup keeps junk off the database.
       const projectId = looksLikeApiKey(token) ? await this.lookup(hashApiKey(token)) : undefined;
       if (!projectId) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
@@ -71,16 +76,57 @@ export class ProjectKeyGuard implements CanActivate {
   }
 }
 
-/**
- * The admin token check, shared by the guard and the queue board: throws the refusal.
- * `how` tells the caller how the token is presented.
- */
-export function assertAdminToken(token: string | undefined, expected: string | undefined, how: string): void {
-  if (!expected) {
-    throw new DomainError('ADMIN_DISABLED', 'operator endpoints are disabled: set MEMEX_ADMIN_TOKEN to enable them');
+/** What an operator endpoint accepts, and how a client is told to present it. */
+export interface OperatorSecret {
+  kind: Exclude<CredentialKind, 'project-key'>;
+  /** The secrets that open it (unset ones are skipped); none set: the endpoint is disabled. */
+  accepted: ReadonlyArray<string | undefined>;
+  /** How the secret is presented, for the 401's message. */
+  how: string;
+  /** What to set to enable the endpoint, for the 403's message. */
+  enable: string;
+}
+
+/** The secret check itself: throws the refusal (403 disabled, 401 missing or wrong). */
+export function assertOperatorSecret(token: string | undefined, secret: OperatorSecret): void {
+  const accepted = secret.accepted.filter((a): a is string => Boolean(a));
+  if (accepted.length === 0) {
+    throw new DomainError('ADMIN_DISABLED', `operator endpoints are disabled: set ${secret.enable} to enable them`);
   }
-  if (!token) throw new DomainError('UNAUTHORIZED', `the admin token is required (${how})`);
-  if (!secretsEqual(token, expected)) throw new DomainError('UNAUTHORIZED', 'invalid admin token');
+  if (!token) throw new DomainError('UNAUTHORIZED', `the admin token is required (${secret.how})`);
+  // Every accepted secret is compared, so the time taken says nothing of which one was close.
+  const matches = accepted.map((a) => secretsEqual(token, a));
+  if (!matches.includes(true)) throw new DomainError('UNAUTHORIZED', 'invalid admin token');
+}
+
+/**
+ * Operator endpoints' credential check (the admin guard, /metrics, the queue board), under the
+ * failure limits. A project key is told apart by its `mx_` prefix and checked as a key: a valid
+ * one is 403 FORBIDDEN (it opens its own project's endpoints, not this one), never a wrong
+ * admin token counted against it; a wrong one fails as a key.
+ */
+@Injectable()
+export class OperatorCredentials {
+  constructor(
+    private readonly keys: ProjectKeyResolver,
+    private readonly limiter: AuthFailureLimiter,
+  ) {}
+
+  async verify(address: string, token: string | undefined, secret: OperatorSecret): Promise<void> {
+    if (token && looksLikeApiKey(token)) {
+      await this.keys.resolveKey(address, token);
+      throw new DomainError(
+        'FORBIDDEN',
+        "a project key opens its own project's endpoints; this one is for operators (the admin token)",
+      );
+    }
+    await this.limiter.attempt(secret.kind, address, token, () => assertOperatorSecret(token, secret));
+  }
+}
+
+/** The admin endpoints' secret: the admin token alone. */
+export function adminSecret(config: Config, how: string): OperatorSecret {
+  return { kind: 'admin-token', accepted: [config.MEMEX_ADMIN_TOKEN], how, enable: 'MEMEX_ADMIN_TOKEN' };
 }
 
 /** Operator endpoints: `Authorization: Bearer $MEMEX_ADMIN_TOKEN`; disabled while the token is unset. */
@@ -88,14 +134,15 @@ export function assertAdminToken(token: string | undefined, expected: string | u
 export class AdminTokenGuard implements CanActivate {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
-    private readonly limiter: AuthFailureLimiter,
+    private readonly operators: OperatorCredentials,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const token = bearerToken(request);
-    await this.limiter.attempt('admin-token', request.ip, token, () =>
-      assertAdminToken(token, this.config.MEMEX_ADMIN_TOKEN, 'Authorization: Bearer <admin token>'),
+    await this.operators.verify(
+      request.ip,
+      bearerToken(request),
+      adminSecret(this.config, 'Authorization: Bearer <admin token>'),
     );
     return true;
   }

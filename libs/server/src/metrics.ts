@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One registry per process; each app adds its own metrics to it. */
@@ -48,16 +48,5 @@ export class MetricsRegistry {
         await collect(this);
       },
     });
-  }
-}
-
-@Controller()
-export class MetricsController {
-  constructor(private readonly metrics: MetricsRegistry) {}
-
-  @Get('metrics')
-  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  async scrape(): Promise<string> {
-    return this.metrics.registry.metrics();
   }
 }

@@ -8,13 +8,14 @@ import { ConfigModule } from './config.module';
 import { ConnectionLossRetryInterceptor } from './connection-retry';
 import { BACKGROUND_PACE, backgroundPace } from './background-pace';
 import { DatabaseModule } from './database.module';
-import { ProjectKeyResolver } from './auth';
+import { OperatorCredentials, ProjectKeyResolver } from './auth';
 import { AuthFailureLimiter } from './auth-limiter';
 import { GlobalExceptionFilter } from './exception.filter';
 import { HealthController } from './health';
 import { jobLogFields } from './log-context';
 import { prettyLogs } from './log-format';
-import { MetricsController, MetricsRegistry } from './metrics';
+import { MetricsRegistry } from './metrics';
+import { MetricsController } from './metrics.controller';
 import { QueueModule } from './queue.module';
 import { ROUTE, type RouteOfRequest } from './bootstrap-http';
 import { RedactionService } from './redaction';
@@ -79,12 +80,20 @@ export class PlatformModule {
         MetricsRegistry,
         AuthFailureLimiter,
         ProjectKeyResolver,
+        OperatorCredentials,
         RedactionService,
         { provide: BACKGROUND_PACE, useValue: backgroundPace(config) },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
       ],
-      exports: [MetricsRegistry, AuthFailureLimiter, ProjectKeyResolver, RedactionService, BACKGROUND_PACE],
+      exports: [
+        MetricsRegistry,
+        AuthFailureLimiter,
+        ProjectKeyResolver,
+        OperatorCredentials,
+        RedactionService,
+        BACKGROUND_PACE,
+      ],
     };
   }
 }

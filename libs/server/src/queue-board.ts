@@ -6,10 +6,10 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
-import { assertAdminToken, bearerToken } from './auth';
-import { AuthFailureLimiter } from './auth-limiter';
+import { OperatorCredentials, adminSecret, bearerToken } from './auth';
 import { CONFIG } from './config.module';
-import { retryAfterOf, toErrorResponse } from './exception.filter';
+import { toErrorResponse } from './exception.filter';
+import { queueCall } from './queue-call';
 import { ALL_QUEUES, type AllQueues } from './queue-tokens';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -35,7 +35,7 @@ export class QueueBoard implements OnModuleInit {
     private readonly adapter: HttpAdapterHost,
     @Inject(ALL_QUEUES) private readonly queues: AllQueues,
     @Inject(CONFIG) private readonly config: Config,
-    private readonly limiter: AuthFailureLimiter,
+    private readonly operators: OperatorCredentials,
   ) {}
 
   onModuleInit(): void {
@@ -49,22 +49,23 @@ export class QueueBoard implements OnModuleInit {
       queues: queues.map((queue) => new BullMQAdapter(queue)),
       serverAdapter: board,
     });
-    const expected = this.config.MEMEX_ADMIN_TOKEN;
+    const secret = adminSecret(this.config, 'Bearer, or as the Basic auth password');
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
         const token = presentedToken(request);
         try {
-          await this.limiter.attempt('queue-board', request.ip, token, () =>
-            assertAdminToken(token, expected, 'Bearer, or as the Basic auth password'),
-          );
+          await this.operators.verify(request.ip, token, { ...secret, kind: 'queue-board' });
+          // Bull Board's API answers a Redis away with a 500 of its own: asked first, it is the
+          // 503 with Retry-After that every admin route on the queues answers.
+          if (request.url.startsWith(`${QUEUE_BOARD_PATH}/api/`)) {
+            await queueCall(() => queues[0]!.getJobCounts('waiting'));
+          }
         } catch (error) {
-          const { status, body } = toErrorResponse(error);
+          const { status, body, headers } = toErrorResponse(error);
           // A browser asks for the password on a 401 that names Basic.
           if (status === 401) void reply.header('www-authenticate', 'Basic realm="memex queues", charset="UTF-8"');
-          const retryAfter = retryAfterOf(error);
-          if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
-          return reply.code(status).send(body);
+          return reply.code(status).headers(headers).send(body);
         }
       });
       await scope.register(board.registerPlugin(), { prefix: QUEUE_BOARD_PATH });

@@ -5,13 +5,15 @@ import { Redactor, redactEventBatch, type RedactionCounts } from '@memex/redacti
 import { CONFIG } from './config.module';
 import { MetricsRegistry } from './metrics';
 
-/** The metric label of what operators send (project names, decisions on any project's proposals). */
+/** Whose text it is when operators send it (project names, decisions on any project's proposals). */
 export const OPERATOR_SCOPE = 'operator';
 
 /**
  * Redaction of what clients send, before it is stored, logged or sent on: the one Redactor
  * of the process (built-in rules, REDACT_EXTRA_PATTERNS, REDACT_ALLOW), with every
- * replacement counted by project and rule in `memex_redactions_total`.
+ * replacement counted by rule in `memex_redactions_total`. Callers name the project (or
+ * OPERATOR_SCOPE) whose text it is, but no metric carries it: a scrape would list every
+ * project id with the secrets its sessions leaked, and a label per project grows without bound.
  */
 @Injectable()
 export class RedactionService implements OnModuleInit {
@@ -22,8 +24,8 @@ export class RedactionService implements OnModuleInit {
     this.redactor = new Redactor({ extraPatterns: config.REDACT_EXTRA_PATTERNS, allow: config.REDACT_ALLOW });
     this.redactions = metrics.counter(
       'memex_redactions_total',
-      'Secrets replaced by a placeholder before storage, by project and rule',
-      ['project', 'rule'],
+      'Secrets replaced by a placeholder before storage, by rule',
+      ['rule'],
     );
   }
 
@@ -52,7 +54,7 @@ export class RedactionService implements OnModuleInit {
     return value;
   }
 
-  count(projectId: string, counts: RedactionCounts): void {
-    for (const [rule, n] of Object.entries(counts)) this.redactions.inc({ project: projectId, rule }, n);
+  count(_scope: string, counts: RedactionCounts): void {
+    for (const [rule, n] of Object.entries(counts)) this.redactions.inc({ rule }, n);
   }
 }
