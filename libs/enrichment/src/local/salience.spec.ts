@@ -26,7 +26,9 @@ describe('leansOnWhatCameBefore', () => {
 
 describe('sentenceScore', () => {
   it('gives talk about the conversation itself nothing, whatever cues it carries', () => {
-    expect(sentenceScore('You renamed this session to "kiki" with `/rename kiki` earlier, which is why it resumed.')).toBe(0);
+    expect(
+      sentenceScore('You renamed this session to "kiki" with `/rename kiki` earlier, which is why it resumed.'),
+    ).toBe(0);
     expect(
       sentenceScore(
         "The system reminders you're seeing are just the IDE noting that `server.go` was modified, not committed.",
@@ -35,6 +37,8 @@ describe('sentenceScore', () => {
   });
 
   it('still scores a sentence about the project that names the same files', () => {
-    expect(sentenceScore('The server now reads `config.yaml` at start because the flags were ignored.')).toBeGreaterThan(0);
+    expect(
+      sentenceScore('The server now reads `config.yaml` at start because the flags were ignored.'),
+    ).toBeGreaterThan(0);
   });
 });
