@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { requestActivity } from './background-pace';
 import { DomainError, INGEST_LIMITS, decodeJsonBody } from '@memex/domain';
 import { toErrorResponse } from './exception.filter';
+import { EarlyAnswers } from './early-answers';
 import { MetricsRegistry } from './metrics';
 
 /** Where a request's route template is kept on the raw request, for its log line (see PlatformModule). */
@@ -91,12 +92,19 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
       void reply.headers(headers).code(status).send(body);
     },
   });
+  // Added before NestFactory.create registers Nest's middleware, so it runs first; the
+  // answers are the app's, known once it is created (requests only come after listen).
+  const early: { answers?: EarlyAnswers } = {};
+  adapter.getInstance().addHook('onRequest', async (request, reply) => {
+    if (early.answers && (await early.answers.run(request, reply))) return reply;
+  });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     bufferLogs: true,
     abortOnError: false,
     // Our own JSON parser below: Nest's would turn a parse error into an anonymous 400.
     bodyParser: false,
   });
+  early.answers = app.get(EarlyAnswers);
   app.useLogger(new FrameworkQuietLogger(app.get(Logger)));
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();

@@ -9,6 +9,7 @@ export * from './exception.filter';
 export * from './health';
 export * from './interval-task';
 export * from './metrics';
+export * from './early-answers';
 export * from './metrics.controller';
 export * from './platform.module';
 export * from './preflight';

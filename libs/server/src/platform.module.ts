@@ -11,7 +11,8 @@ import { DatabaseModule } from './database.module';
 import { OperatorCredentials, ProjectKeyResolver } from './auth';
 import { AuthFailureLimiter } from './auth-limiter';
 import { GlobalExceptionFilter } from './exception.filter';
-import { HealthController } from './health';
+import { EarlyAnswers } from './early-answers';
+import { HealthChecks, HealthController } from './health';
 import { jobLogFields } from './log-context';
 import { prettyLogs } from './log-format';
 import { MetricsRegistry } from './metrics';
@@ -77,6 +78,8 @@ export class PlatformModule {
       ],
       controllers: [HealthController, MetricsController],
       providers: [
+        EarlyAnswers,
+        HealthChecks,
         MetricsRegistry,
         AuthFailureLimiter,
         ProjectKeyResolver,
@@ -87,6 +90,7 @@ export class PlatformModule {
         { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
       ],
       exports: [
+        EarlyAnswers,
         MetricsRegistry,
         AuthFailureLimiter,
         ProjectKeyResolver,
