@@ -42,4 +42,10 @@ describe('HTTP edges', () => {
     expect(answer.startsWith('HTTP/1.1 400')).toBe(true);
     expect(jsonBody(answer).error.code).toBe('BAD_REQUEST');
   });
+
+  it('answers CONNECT, which Node would drop without a word, with 405 in the error shape', async () => {
+    const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(answer.startsWith('HTTP/1.1 405')).toBe(true);
+    expect(jsonBody(answer).error.code).toBe('METHOD_NOT_ALLOWED');
+  });
 });

@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '@memex/config';
 import { Logger } from 'nestjs-pino';
@@ -30,6 +31,16 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket): v
   });
   socket.end(
     `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** A CONNECT request: 405 in the API's error shape, then the socket closes. */
+function answerConnect(socket: Socket): void {
+  const body = JSON.stringify({
+    error: { code: 'METHOD_NOT_ALLOWED', message: 'CONNECT is not served here', details: {} },
+  });
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -108,6 +119,9 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   app.useLogger(new FrameworkQuietLogger(app.get(Logger)));
   app.enableShutdownHooks();
   const fastify = app.getHttpAdapter().getInstance();
+  // Node hands CONNECT (a proxy tunnel) to a 'connect' listener and, with none, drops the
+  // socket without a word: the API answers it as any method it does not serve.
+  fastify.server.on('connect', (_request: IncomingMessage, socket: Socket) => answerConnect(socket));
 
   // A response finished while shutting down closes its socket: an idle keep-alive
   // connection would otherwise hold the server open until keepAliveTimeout.
