@@ -6,6 +6,7 @@ import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support
 import { ADMIN_TOKEN, TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 import { TcpProxy } from '../support/tcp-proxy';
+import { waitFor } from '../support/wait';
 
 /**
  * An operator's log collector reads one JSON object per line. When Redis goes away, BullMQ and
@@ -46,6 +47,10 @@ describeServerOnly('log lines during a Redis outage', 'cuts Redis', () => {
       LOG_FORMAT: 'json',
     });
     await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 30_000);
+    // The start-up banner is for a person, and is written once the server listens.
+    const started = memex;
+    await waitFor(() => started.stdout().includes('Memex is running'));
+    await new Promise((r) => setTimeout(r, 500));
     const before = memex.stdout().length;
 
     proxy.cut();
