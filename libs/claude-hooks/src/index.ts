@@ -3,4 +3,3 @@ export * from './hook-payload';
 export * from './jsonl-lines';
 export * from './reflection';
 export * from './settings-merge';
-export * from './transcript-batches';
