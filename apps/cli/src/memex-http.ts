@@ -53,7 +53,23 @@ export class MemexHttp {
     return JSON.parse(await this.call(method, path, options)) as T;
   }
 
-  private async exchange(method: string, path: string, options: CallOptions): Promise<Answer> {
+  /**
+   * A GET that names the representation the caller holds (`etag`, as the server sent it):
+   * `notModified` when the server says it is still current (304, no body), else the new
+   * document and its ETag.
+   */
+  async revalidate(
+    path: string,
+    options: CallOptions & { etag?: string },
+  ): Promise<{ notModified: true } | { notModified: false; text: string; etag?: string }> {
+    const answer = await this.exchange('GET', path, options, options.etag);
+    if (answer.status === 304) return { notModified: true };
+    if (!ok(answer)) throw failureOf(answer);
+    const etag = answer.headers.etag;
+    return { notModified: false, text: answer.text, ...(etag ? { etag } : {}) };
+  }
+
+  private async exchange(method: string, path: string, options: CallOptions, ifNoneMatch?: string): Promise<Answer> {
     const { url } = this.connection;
     const token = credentialOf(this.connection, this.options.caller ?? 'project');
     if (!token) {
@@ -72,6 +88,7 @@ export class MemexHttp {
           authorization: `Bearer ${token}`,
           ...(this.options.projectId ? { 'x-memex-project': this.options.projectId } : {}),
           accept: options.accept ?? 'application/json',
+          ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
           ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),

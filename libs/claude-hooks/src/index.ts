@@ -1,3 +1,4 @@
+export * from './brain-cache';
 export * from './hook-output';
 export * from './hook-payload';
 export * from './jsonl-lines';
