@@ -49,6 +49,8 @@ function timed(args: string[], env: Record<string, string>, stdin: string): Prom
   });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  // A process that reads no stdin (node -e 0, --help) may be gone before it is written.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(stdin);
   return new Promise((resolve) =>
     child.on('close', (code) =>
