@@ -1,63 +1,12 @@
-import { isHookEvent } from '@memex/claude-hooks';
 import { CliError } from './cli-error';
 import type { Command } from './command';
 import { resolveConnection } from './connection';
-import { hookConfig } from './hook/hook-config';
-import { runHook } from './hook/run-hook';
 
 export interface CliContext {
   /** The checkout the CLI runs from (its `.memex` holds the local project). */
   repoRoot: string;
   /** This CLI's executable, written into the hook and MCP commands. */
   bin: string;
-}
-
-/** Reads stdin to its end, or what came before the deadline. */
-function readStdin(timeoutMs: number): Promise<string> {
-  if (process.stdin.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    let data = '';
-    const done = () => {
-      clearTimeout(timer);
-      resolve(data);
-    };
-    const timer = setTimeout(done, Math.max(0, timeoutMs));
-    process.stdin.setEncoding('utf8');
-    process.stdin.on('data', (chunk: string) => (data += chunk));
-    process.stdin.once('end', done);
-    process.stdin.once('error', done);
-  });
-}
-
-/**
- * `memex hook <event>`: never fails the assistant. Whatever happens it exits 0, and a hard
- * stop at the budget's end bounds it even if something hangs; what it had read is already
- * in the spool by then.
- */
-async function hook(event: string | undefined, context: CliContext): Promise<number> {
-  // A session Memex itself runs (the claude-code engine) must not be captured as one of the project's.
-  if (process.env.MEMEX_HOOKS === 'off') return 0;
-  const config = hookConfig(process.env);
-  const deadline = performance.timeOrigin + config.budgetMs;
-  // The budget is at most 1.8 s, so this is never later than bin/memex's own stop at 1.95 s.
-  setTimeout(() => process.exit(0), Math.max(0, deadline + 150 - Date.now())).unref();
-  try {
-    if (!event || !isHookEvent(event)) {
-      process.stderr.write(`memex hook: unknown event ${JSON.stringify(event ?? '')}; nothing recorded\n`);
-      return 0;
-    }
-    const input = await readStdin(deadline - Date.now() - 100);
-    const result = await runHook(event, input, resolveConnection(process.env, context.repoRoot), config, deadline);
-    if (result.stdout) process.stdout.write(`${result.stdout}\n`);
-    if (result.stderr) process.stderr.write(`${result.stderr.replace(/\s+/g, ' ')}\n`);
-  } catch (error) {
-    process.stderr.write(
-      `memex hook ${event}: ${(error as Error)?.message ?? String(error)}\n`.replace(/\n(?!$)/g, ' '),
-    );
-  } finally {
-    process.stdin.destroy();
-  }
-  return 0;
 }
 
 /** The commands past `hook`, each loaded only when run: a hook's start-up loads none of them. */
@@ -80,7 +29,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /** Resolves to an exit code, or to undefined for a server (mcp) that lives until its client closes stdin. */
 export async function main(argv: string[], context: CliContext): Promise<number | undefined> {
   const [command, ...rest] = argv;
-  if (command === 'hook') return hook(rest[0], context);
+  // bin/memex runs hooks from hook-main.js, which loads less; this serves main()'s other callers.
+  if (command === 'hook') return (await import('./hook-main')).hook(rest[0], context.repoRoot);
   const connection = resolveConnection(process.env, context.repoRoot);
   if (command === 'mcp') {
     // Loaded only here: the MCP SDK would add a third to every hook's start-up.

@@ -1,4 +1,5 @@
 import { credentialOf, type Caller, type Connection } from './connection';
+import { ExchangeError, exchange, type Answer } from './http-exchange';
 
 /** Why a call to the Memex API failed, and whether trying again later can help. */
 export class HttpFailure extends Error {
@@ -43,6 +44,32 @@ export class MemexHttp {
   ) {}
 
   async call(method: string, path: string, options: CallOptions): Promise<string> {
+    const answer = await this.exchange(method, path, options);
+    if (!ok(answer)) throw failureOf(answer);
+    return answer.text;
+  }
+
+  async json<T>(method: string, path: string, options: CallOptions): Promise<T> {
+    return JSON.parse(await this.call(method, path, options)) as T;
+  }
+
+  /**
+   * A GET that names the representation the caller holds (`etag`, as the server sent it):
+   * `notModified` when the server says it is still current (304, no body), else the new
+   * document and its ETag.
+   */
+  async revalidate(
+    path: string,
+    options: CallOptions & { etag?: string },
+  ): Promise<{ notModified: true } | { notModified: false; text: string; etag?: string }> {
+    const answer = await this.exchange('GET', path, options, options.etag);
+    if (answer.status === 304) return { notModified: true };
+    if (!ok(answer)) throw failureOf(answer);
+    const etag = answer.headers.etag;
+    return { notModified: false, text: answer.text, ...(etag ? { etag } : {}) };
+  }
+
+  private async exchange(method: string, path: string, options: CallOptions, ifNoneMatch?: string): Promise<Answer> {
     const { url } = this.connection;
     const token = credentialOf(this.connection, this.options.caller ?? 'project');
     if (!token) {
@@ -54,49 +81,45 @@ export class MemexHttp {
       );
     }
     if (options.timeoutMs <= 0) throw new HttpFailure('timeout', 'no time left in the hook budget');
-    let response: Response;
     try {
-      response = await fetch(url + path, {
+      return await exchange(url + path, {
         method,
         headers: {
           authorization: `Bearer ${token}`,
           ...(this.options.projectId ? { 'x-memex-project': this.options.projectId } : {}),
           accept: options.accept ?? 'application/json',
+          ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
           ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
-        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-        signal: AbortSignal.timeout(Math.max(1, Math.floor(options.timeoutMs))),
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+        timeoutMs: options.timeoutMs,
       });
     } catch (error) {
-      const e = error as Error & { cause?: { code?: string } };
-      if (e.name === 'TimeoutError') throw new HttpFailure('timeout', `Memex at ${url} did not answer in time`);
-      throw new HttpFailure('unreachable', `Memex is not reachable at ${url} (${e.cause?.code ?? e.message})`);
+      if (!(error instanceof ExchangeError)) throw error;
+      if (error.kind === 'timeout') throw new HttpFailure('timeout', `Memex at ${url} did not answer in time`);
+      if (error.kind === 'cut') throw new HttpFailure('timeout', `Memex at ${url} did not finish its answer in time`);
+      throw new HttpFailure('unreachable', `Memex is not reachable at ${url} (${error.reason})`);
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch {
-      throw new HttpFailure('timeout', `Memex at ${url} did not finish its answer in time`);
-    }
-    if (!response.ok) {
-      let error: { code?: string; message?: string; details?: Record<string, unknown> } = {};
-      try {
-        error = (JSON.parse(text) as { error?: typeof error }).error ?? {};
-      } catch {
-        // Not our JSON (a proxy's page): the status says enough.
-      }
-      throw new HttpFailure(
-        'status',
-        error.message ?? `HTTP ${response.status}`,
-        response.status,
-        error.code ?? `HTTP_${response.status}`,
-        error.details,
-      );
-    }
-    return text;
   }
+}
 
-  async json<T>(method: string, path: string, options: CallOptions): Promise<T> {
-    return JSON.parse(await this.call(method, path, options)) as T;
+/** An answer other than 2xx, as the API's error (its code, message and details) when it is one. */
+function failureOf({ status, text }: Answer): HttpFailure {
+  let error: { code?: string; message?: string; details?: Record<string, unknown> } = {};
+  try {
+    error = (JSON.parse(text) as { error?: typeof error }).error ?? {};
+  } catch {
+    // Not our JSON (a proxy's page): the status says enough.
   }
+  return new HttpFailure(
+    'status',
+    error.message ?? `HTTP ${status}`,
+    status,
+    error.code ?? `HTTP_${status}`,
+    error.details,
+  );
+}
+
+function ok({ status }: Answer): boolean {
+  return status >= 200 && status < 300;
 }

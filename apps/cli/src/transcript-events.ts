@@ -1,7 +1,6 @@
-import { toBatches, type LinesRead } from '@memex/claude-hooks';
 import { INGEST_LIMITS, utf8Bytes, type RawEventInput } from '@memex/domain';
 import { redactEventBatch, type Redactor } from '@memex/redaction';
-import { capContent } from '@memex/transcript';
+import { capContent, toBatches, type LinesRead } from '@memex/transcript';
 
 /** The body of POST /api/v2/events, less the session id. */
 export interface EventsBody {

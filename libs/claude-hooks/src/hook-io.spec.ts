@@ -34,6 +34,39 @@ describe('parseHookPayload', () => {
     expect(parseHookPayload('{"session_id":"  "}')).toEqual({ problem: 'payload without a usable session_id' });
   });
 
+  it('trims the session id and refuses one over 200 characters, or a payload that is not an object', () => {
+    expect(parseHookPayload('{"session_id":" abc "}')).toEqual({ payload: { session_id: 'abc' } });
+    expect(parseHookPayload(JSON.stringify({ session_id: 'a'.repeat(200) }))).toHaveProperty('payload');
+    for (const bad of [{ session_id: 'a'.repeat(201) }, { session_id: 7 }, ['abc'], 'abc', null]) {
+      expect(parseHookPayload(JSON.stringify(bad))).toEqual({ problem: 'payload without a usable session_id' });
+    }
+  });
+
+  it('takes null for an optional field, and refuses one of the wrong type', () => {
+    const nulls = {
+      session_id: 'a',
+      transcript_path: null,
+      cwd: null,
+      prompt: null,
+      source: null,
+      stop_hook_active: null,
+    };
+    expect(parseHookPayload(JSON.stringify(nulls))).toEqual({ payload: nulls });
+    for (const bad of [
+      { transcript_path: '' },
+      { transcript_path: 3 },
+      { cwd: ['/p'] },
+      { prompt: { text: 'hi' } },
+      { source: 1 },
+      { stop_hook_active: 'true' },
+      { hook_event_name: null },
+    ]) {
+      expect(parseHookPayload(JSON.stringify({ session_id: 'a', ...bad }))).toEqual({
+        problem: 'payload without a usable session_id',
+      });
+    }
+  });
+
   it('completes sessions at compaction, at a turn end and at exit only', () => {
     expect(['PreCompact', 'Stop', 'SessionEnd'].every((e) => completesSession(e as never))).toBe(true);
     expect(['SessionStart', 'UserPromptSubmit', 'PostToolUse'].some((e) => completesSession(e as never))).toBe(false);

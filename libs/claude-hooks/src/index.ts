@@ -1,6 +1,6 @@
+export * from './brain-cache';
 export * from './hook-output';
 export * from './hook-payload';
 export * from './jsonl-lines';
 export * from './reflection';
 export * from './settings-merge';
-export * from './transcript-batches';

@@ -1,1 +1,2 @@
 export * from './claude-code';
+export * from './transcript-batches';

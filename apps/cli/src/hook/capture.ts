@@ -1,7 +1,6 @@
-import { completesSession, eventsOfLines, type HookEvent, type HookPayload } from '@memex/claude-hooks';
+import { completesSession, type HookEvent, type HookPayload } from '@memex/claude-hooks';
 import type { RawEventInput } from '@memex/domain';
-import type { Redactor } from '@memex/redaction';
-import { redactedBatches } from '../transcript-events';
+import type { RedactionEnv } from './hook-config';
 import type { Spool } from './spool';
 import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
 
@@ -22,29 +21,46 @@ export async function captureTranscript(
   payload: HookPayload,
   spool: Spool,
   stateDir: string,
-  redactor: Redactor,
-): Promise<{ events: RawEventInput[]; dropped: number }> {
+  redactionEnv: RedactionEnv,
+): Promise<{ events: RawEventInput[]; dropped: number; redactionProblem?: string }> {
   const sessionId = payload.session_id;
   let events: RawEventInput[] = [];
   let dropped = 0;
+  let redactionProblem: string | undefined;
   if (payload.transcript_path) {
     const cursor = await loadCursor(stateDir, sessionId, payload.transcript_path);
     const { lines, offset, inode } = await readNewLines(cursor);
-    const read = eventsOfLines(lines, cursor.tools);
-    for (const body of await redactedBatches(read, redactor, BATCH_LIMITS)) {
-      await spool.add({ kind: 'events', sessionId, ...body });
+    let tools = cursor.tools;
+    if (lines.length > 0) {
+      // Loaded only when the transcript grew: turning lines into events and redacting them
+      // loads the event schemas (zod) and the redaction rules, most of a hook's start-up, which
+      // a SessionStart of a new session or a hook with nothing new never needs.
+      const [{ eventsOfLines }, { Redactor }, { redactedBatches }, { redactionSettings }] = await Promise.all([
+        import('@memex/transcript'),
+        import('@memex/redaction'),
+        import('../transcript-events'),
+        import('./redaction-settings'),
+      ]);
+      const settings = redactionSettings(redactionEnv);
+      redactionProblem = settings.problem;
+      const redactor = new Redactor(settings.redaction);
+      const read = eventsOfLines(lines, cursor.tools);
+      for (const body of await redactedBatches(read, redactor, BATCH_LIMITS)) {
+        await spool.add({ kind: 'events', sessionId, ...body });
+      }
+      events = read.events;
+      dropped = read.dropped;
+      tools = (await redactor.value(read.tools)).value;
     }
-    events = read.events;
-    dropped = read.dropped;
     if (offset !== cursor.offset || inode !== cursor.inode) {
       await saveCursor(stateDir, sessionId, {
         transcriptPath: payload.transcript_path,
         ...(inode !== undefined ? { inode } : {}),
         offset,
-        tools: (await redactor.value(read.tools)).value,
+        tools,
       });
     }
   }
   if (completesSession(event)) await spool.add({ kind: 'complete', sessionId });
-  return { events, dropped };
+  return { events, dropped, ...(redactionProblem ? { redactionProblem } : {}) };
 }

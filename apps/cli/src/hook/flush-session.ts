@@ -1,4 +1,3 @@
-import { Redactor } from '@memex/redaction';
 import type { Connection } from '../connection';
 import type { MemexHttp } from '../memex-http';
 import { captureTranscript } from './capture';
@@ -20,6 +19,6 @@ export async function flushCurrentSession(connection: Connection, http: MemexHtt
   const current = await currentSession(config.stateDir, projectDir(process.env, process.cwd()));
   if (!current) return;
   const spool = new Spool(config.stateDir, connection);
-  await captureTranscript('PostToolUse', { ...current }, spool, config.stateDir, new Redactor(config.redaction));
+  await captureTranscript('PostToolUse', { ...current }, spool, config.stateDir, config.redactionEnv);
   await deliverSpool(spool, http, () => deadline - Date.now());
 }

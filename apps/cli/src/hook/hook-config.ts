@@ -1,6 +1,10 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { NO_SETTINGS, parseAllowList, parseExtraPatterns, type RedactionSettings } from '@memex/redaction';
+
+export interface RedactionEnv {
+  REDACT_EXTRA_PATTERNS?: string;
+  REDACT_ALLOW?: string;
+}
 
 export interface HookConfig {
   /** Milliseconds from process start the hook may use; Claude Code's assistant waits for it. */
@@ -13,10 +17,12 @@ export interface HookConfig {
   stateDir: string;
   /** MEMEX_HOOK_REFLECT=1: once a session, after real work, Stop asks the assistant to record what it learned. */
   reflect: boolean;
-  /** REDACT_EXTRA_PATTERNS and REDACT_ALLOW, when the hook's environment sets them as the server's does. */
-  redaction: RedactionSettings;
-  /** Why one of them was ignored (the built-in rules still apply), for the hook's line on stderr. */
-  redactionProblem?: string;
+  /**
+   * REDACT_EXTRA_PATTERNS and REDACT_ALLOW as the environment gives them, when it sets them as
+   * the server's does; parsed (redactionSettings) only when there is something to redact, so a
+   * hook with nothing new never loads the redaction rules.
+   */
+  redactionEnv: RedactionEnv;
 }
 
 /** Leaves room under 2 s for the hard stop and the process's own exit. */
@@ -25,27 +31,6 @@ export const MAX_BUDGET_MS = 1800;
 function int(value: string | undefined, fallback: number, min: number, max: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
   return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
-}
-
-/** A hook never fails on its settings: a variable that does not parse is ignored and said so. */
-function redactionSettings(env: NodeJS.ProcessEnv): Pick<HookConfig, 'redaction' | 'redactionProblem'> {
-  const problems: string[] = [];
-  const parsed = <T>(name: string, parse: (json: string) => T[]): T[] => {
-    const raw = env[name];
-    if (!raw) return [];
-    try {
-      return parse(raw);
-    } catch (error) {
-      problems.push(`${name} ignored (${(error as Error).message})`);
-      return [];
-    }
-  };
-  const redaction = {
-    extraPatterns: parsed('REDACT_EXTRA_PATTERNS', parseExtraPatterns),
-    allow: parsed('REDACT_ALLOW', parseAllowList),
-  };
-  const settings = redaction.extraPatterns.length || redaction.allow.length ? redaction : NO_SETTINGS;
-  return { redaction: settings, ...(problems.length ? { redactionProblem: problems.join('; ') } : {}) };
 }
 
 /**
@@ -61,6 +46,6 @@ export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
     // Resolved once: a relative setting names the same place for every part of the hook.
     stateDir: env.MEMEX_HOOK_STATE_DIR ? resolve(env.MEMEX_HOOK_STATE_DIR) : join(stateHome, 'memex'),
     reflect: env.MEMEX_HOOK_REFLECT === '1',
-    ...redactionSettings(env),
+    redactionEnv: { REDACT_EXTRA_PATTERNS: env.REDACT_EXTRA_PATTERNS, REDACT_ALLOW: env.REDACT_ALLOW },
   };
 }

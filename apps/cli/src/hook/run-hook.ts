@@ -1,5 +1,4 @@
 import { parseHookPayload, type HookEvent } from '@memex/claude-hooks';
-import { Redactor } from '@memex/redaction';
 import type { Connection } from '../connection';
 import { MemexHttp } from '../memex-http';
 import { captureTranscript } from './capture';
@@ -36,7 +35,7 @@ export async function runHook(
   const spool = new Spool(config.stateDir, connection);
   const http = new MemexHttp(connection);
 
-  const captured = await captureTranscript(event, payload, spool, config.stateDir, new Redactor(config.redaction));
+  const captured = await captureTranscript(event, payload, spool, config.stateDir, config.redactionEnv);
   await noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload);
   const reflection = await trackWork(config.stateDir, event, payload, captured.events, config.reflect);
   const [delivery, context] = await Promise.all([
@@ -53,7 +52,7 @@ export async function runHook(
     );
   }
   if (context.problem && context.problem !== delivery.problem) problems.push(context.problem);
-  if (config.redactionProblem) problems.push(config.redactionProblem);
+  if (captured.redactionProblem) problems.push(captured.redactionProblem);
   if (captured.dropped) problems.push(`${captured.dropped} transcript event(s) ingest would refuse were skipped`);
   const stdout = reflection ?? context.stdout;
   return {

@@ -1,8 +1,16 @@
 import { join } from 'node:path';
-import { additionalContextOutput, type HookPayload } from '@memex/claude-hooks';
+import {
+  additionalContextOutput,
+  settleBrain,
+  staleBrainNote,
+  type BrainAnswer,
+  type CachedBrain,
+  type HookPayload,
+} from '@memex/claude-hooks';
 import type { ContextPackView } from '@memex/mcp';
 import { HttpFailure, type MemexHttp } from '../memex-http';
 import { readJson, writeAtomically } from './atomic-file';
+import { BrainStore } from './brain-store';
 import type { HookConfig } from './hook-config';
 
 const BRAIN_PREFACE = [
@@ -32,13 +40,49 @@ export interface SessionContext {
   problem?: string;
 }
 
-/** SessionStart: the brain, within Claude Code's context cap. */
-async function brainContext(http: MemexHttp, config: HookConfig, remainingMs: number): Promise<SessionContext> {
-  const document = await http.call('GET', `/api/v2/brain?tokenBudget=${config.brainTokens}`, {
-    accept: 'text/markdown',
-    timeoutMs: remainingMs,
-  });
-  return { stdout: additionalContextOutput('SessionStart', `${BRAIN_PREFACE}\n\n${document}`) };
+/** How the brain's request ended, for the rule that settles what to print. */
+async function askForBrain(
+  http: MemexHttp,
+  config: HookConfig,
+  cached: CachedBrain | undefined,
+  remainingMs: number,
+): Promise<BrainAnswer> {
+  try {
+    const got = await http.revalidate(`/api/v2/brain?tokenBudget=${config.brainTokens}`, {
+      accept: 'text/markdown',
+      timeoutMs: remainingMs,
+      ...(cached ? { etag: cached.etag } : {}),
+    });
+    return got.notModified ? { kind: 'not-modified' } : { kind: 'sent', document: got.text, etag: got.etag };
+  } catch (error) {
+    if (!(error instanceof HttpFailure)) throw error;
+    return {
+      kind: 'failed',
+      reason: error.kind,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      problem: error.message,
+    };
+  }
+}
+
+/**
+ * SessionStart: the brain, within Claude Code's context cap. The brain printed last time is
+ * kept on disk: the server is only asked whether it changed (a 304 carries no body), and
+ * when the server is down or hung past the budget, the kept one is printed, said to be stale.
+ */
+async function brainContext(http: MemexHttp, config: HookConfig, remainingMs: () => number): Promise<SessionContext> {
+  const { apiKey } = http.connection;
+  const store = apiKey ? new BrainStore(config.stateDir, apiKey) : undefined;
+  const cached = await store?.read(config.brainTokens);
+  const answer = await askForBrain(http, config, cached, remainingMs());
+  const settled = settleBrain(answer, cached, config.brainTokens, new Date());
+  if (settled.save) await store?.write(settled.save);
+  if (!settled.document) return settled.problem ? { problem: settled.problem } : {};
+  const note = settled.staleSince ? `\n${staleBrainNote(settled.staleSince)}` : '';
+  return {
+    stdout: additionalContextOutput('SessionStart', `${BRAIN_PREFACE}${note}\n\n${settled.document}`),
+    ...(settled.problem ? { problem: settled.problem } : {}),
+  };
 }
 
 /** UserPromptSubmit: a small context pack for the prompt, unless it has been too slow lately. */
@@ -82,7 +126,7 @@ export async function sessionContext(
   remainingMs: () => number,
 ): Promise<SessionContext> {
   try {
-    if (event === 'SessionStart') return await brainContext(http, config, remainingMs() - 25);
+    if (event === 'SessionStart') return await brainContext(http, config, () => remainingMs() - 25);
     const prompt = payload.prompt?.trim();
     // Slash commands are instructions to Claude Code, not questions about the project.
     if (event === 'UserPromptSubmit' && config.contextTokens > 0 && prompt && !prompt.startsWith('/')) {

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RawEventInput } from '@memex/domain';
 import type { Connection } from '../connection';
 import { readJson, writeAtomically } from './atomic-file';
+import { keyDigest } from './key-digest';
 
 /** One request to send: a batch of a session's events, or the session's completion. */
 export type SpoolEntry = (
@@ -15,17 +15,6 @@ export type SpoolEntry = (
 };
 
 let sequence = 0;
-
-/**
- * Which key an entry was captured for (the key names the project; a server that moved keeps
- * it); the key itself is never written down.
- */
-function destination(apiKey: string | undefined): string {
-  return createHash('sha256')
-    .update(apiKey ?? '')
-    .digest('hex')
-    .slice(0, 16);
-}
 
 /**
  * Every request goes through this directory before it is sent, and leaves it only when the
@@ -45,8 +34,8 @@ export class Spool {
 
   constructor(stateDir: string, connection: Connection) {
     this.root = join(stateDir, 'spool');
-    this.own = destination(connection.apiKey);
-    this.unconfigured = destination(undefined);
+    this.own = keyDigest(connection.apiKey);
+    this.unconfigured = keyDigest(undefined);
     this.rejectedDir = join(stateDir, 'rejected');
   }
 

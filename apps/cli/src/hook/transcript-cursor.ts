@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { completeLines, type ToolMemory } from '@memex/claude-hooks';
+import { completeLines } from '@memex/claude-hooks';
+import type { ToolMemory } from '@memex/transcript';
 import { readJson, writeAtomically } from './atomic-file';
 
 /** Where reading a session's transcript stopped, and the tool calls whose results may follow. */

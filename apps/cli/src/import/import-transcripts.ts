@@ -1,7 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { completeLines, eventsOfLines } from '@memex/claude-hooks';
+import { completeLines } from '@memex/claude-hooks';
+import { eventsOfLines } from '@memex/transcript';
 import type { AcceptedBatch } from '@memex/domain';
 import { Redactor } from '@memex/redaction';
 import { Api } from '../api';
@@ -10,6 +11,7 @@ import { CliError, usageError } from '../cli-error';
 import { emit, type CommandContext } from '../command';
 import { hookConfig } from '../hook/hook-config';
 import { projectDir } from '../hook/current-session';
+import { redactionSettings } from '../hook/redaction-settings';
 import { redactedBatches } from '../transcript-events';
 import { claudeProjectFolder, isSessionTranscript, progressBar } from './claude-projects';
 
@@ -99,7 +101,7 @@ export async function runImport(args: string[], context: CommandContext): Promis
   const files = await transcriptsIn(dir);
   // Only the ingest routes, which take a project key: never the admin token.
   const api = new Api(context.connection, undefined, 'project');
-  const redactor = new Redactor(hookConfig(process.env).redaction);
+  const redactor = new Redactor(redactionSettings(hookConfig(process.env).redactionEnv).redaction);
   const bar = !values.json && process.stdout.isTTY === true;
   // A terminal that does not say its width (0) gets the usual 80 columns.
   const width = () => (process.stdout.columns || 80) - 1;

@@ -1,5 +1,5 @@
 import { INGEST_LIMITS, rawEventInputSchema, type RawEventInput } from '@memex/domain';
-import { entryToEvents, newTranscriptState } from '@memex/transcript';
+import { entryToEvents, newTranscriptState } from './claude-code';
 
 /** tool_use id → the call, kept between hook runs so a result read later still names its tool. */
 export type ToolMemory = Array<[string, { name: string; command?: string }]>;
