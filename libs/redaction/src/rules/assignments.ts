@@ -10,8 +10,11 @@ const SEPARATORS = /:=|=>|[:=]/g;
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 const MAX_NAME = 80;
 const MAX_VALUE = 400;
-/** An unquoted value: in code it ends at punctuation, on a `.env` line at a space or comment. */
-const BARE_VALUE = /[^\s"'`,;()[\]{}<>]{1,400}/y;
+/**
+ * An unquoted value: in code it ends at punctuation (and at `&`, where a query string's next
+ * parameter starts), on a `.env` line at a space or comment.
+ */
+const BARE_VALUE = /[^\s"'`,;()[\]{}<>&]{1,400}/y;
 const BARE_ENV_VALUE = /[^\s#"'`]{1,400}/y;
 
 /** `name<separator>value`, as found at one separator. */
@@ -24,18 +27,31 @@ interface Assignment {
   quoted: boolean;
 }
 
+/** Spaces, tabs and quotes between a name and its separator (`"api_key" :`). */
+const BETWEEN = /[ \t"'`]/;
+/** How far back a line's opening (indentation, `export `, a list's `- `) is looked for. */
+const MAX_INDENT = 120;
+
 function nameBefore(text: string, at: number): { name: string; start: number } | undefined {
   let end = at;
-  while (end > 0 && /[ \t"'`]/.test(text[end - 1]!) && at - end < 4) end--;
+  while (end > 0 && at - end < 4 && BETWEEN.test(text[end - 1]!)) end--;
   let start = end;
   while (start > 0 && end - start < MAX_NAME && NAME_CHAR.test(text[start - 1]!)) start--;
   if (start === end) return undefined;
   return { name: text.slice(start, end), start };
 }
 
+const LINE_OPENING = /(?:^|\n)[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?$/;
+
+/**
+ * Whether only indentation, `export ` or a list's `- ` stand between the line's start and
+ * `start`. Looked for within MAX_INDENT characters: searching back for the line's start had
+ * every separator of a long line read the whole line again.
+ */
 function opensLine(text: string, start: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  return /^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?$/.test(text.slice(lineStart, start));
+  const from = Math.max(0, start - MAX_INDENT);
+  const opening = LINE_OPENING.exec(text.slice(from, start));
+  return opening !== null && (from === 0 || opening[0].startsWith('\n'));
 }
 
 function valueAfter(text: string, from: number, bare: RegExp): { value: string; start: number; quoted: boolean } {
@@ -43,10 +59,12 @@ function valueAfter(text: string, from: number, bare: RegExp): { value: string; 
   while (text[at] === ' ' || text[at] === '\t') at++;
   const quote = text[at];
   if (quote === '"' || quote === "'" || quote === '`') {
-    const close = text.indexOf(quote, at + 1);
-    const newline = text.indexOf('\n', at + 1);
-    if (close > at && close - at <= MAX_VALUE && (newline < 0 || close < newline)) {
-      return { value: text.slice(at + 1, close), start: at + 1, quoted: true };
+    // The closing quote within MAX_VALUE characters on the same line, found in that much text only.
+    const window = text.slice(at + 1, at + 2 + MAX_VALUE);
+    const close = window.indexOf(quote);
+    const newline = window.indexOf('\n');
+    if (close >= 0 && (newline < 0 || close < newline)) {
+      return { value: window.slice(0, close), start: at + 1, quoted: true };
     }
     return { value: '', start: at, quoted: true };
   }
@@ -58,11 +76,15 @@ function valueAfter(text: string, from: number, bare: RegExp): { value: string; 
  * Every `name: value`, `name = value`, `"name": "value"`, `name => value`, `name := value`
  * and `--name=value` whose name could name a secret, found at the separators (so the cost is
  * in the separators, not the length of the text). `==`, `!=`, `<=`, `>=` and `://` are not
- * assignments.
+ * assignments. A separator inside the value of one found before is part of that value
+ * (`KEY=a=b`), not an assignment of its own: otherwise a line of `KEY=KEY=…` would have each
+ * separator read the next 400 characters again.
  */
 function* assignmentsIn(text: string): Generator<Assignment> {
+  let valueEnd = 0;
   for (const sep of text.matchAll(SEPARATORS)) {
     const at = sep.index;
+    if (at < valueEnd) continue;
     const separator = sep[0];
     if (separator === ':' && text.startsWith('//', at + 1)) continue;
     if (separator === '=' && (text[at + 1] === '=' || /[=!<>]/.test(text[at - 1] ?? ''))) continue;
@@ -70,6 +92,7 @@ function* assignmentsIn(text: string): Generator<Assignment> {
     if (!name || !SECRET_WORD.test(name.name)) continue;
     const envLine = separator === '=' && opensLine(text, name.start);
     const { value, start, quoted } = valueAfter(text, at + separator.length, envLine ? BARE_ENV_VALUE : BARE_VALUE);
+    valueEnd = start + value.length;
     yield { name: name.name, envLine, value, valueStart: start, quoted };
   }
 }
