@@ -151,17 +151,18 @@ function inOrder(reports: Reported[]): Finding[] {
 /**
  * Secretlint is handed a long text in windows of WINDOW characters, each overlapping the next
  * by OVERLAP (longer than any token the preset knows; PEM blocks are found whole by
- * pemBlocks), so every secret lies whole in some window. Why: secretlint drops duplicate
+ * pemBlocks), so every secret lies whole in some window, and the redactor may give way to its
+ * process between windows. Why: secretlint drops duplicate
  * reports by comparing each with all the others, which grows with the square of their number,
  * and a text made of thousands of key ids (`AKIA…` repeated) took a second per 80 KB. A window
  * holds a bounded number of reports, so the cost stays in proportion to the text.
  */
-const WINDOW = 16 * 1024;
-const OVERLAP = 4 * 1024;
+const WINDOW = 8 * 1024;
+const OVERLAP = 2 * 1024;
 
 export interface SecretlintRules {
-  /** Runs the named rules (short names) over the text. */
-  find(text: string, names: readonly string[]): Promise<Finding[]>;
+  /** Runs the named rules (short names) over the text; `between` is awaited between windows. */
+  find(text: string, names: readonly string[], between?: () => Promise<void>): Promise<Finding[]>;
   /** Every rule of the preset, by short name. */
   readonly names: readonly string[];
 }
@@ -187,7 +188,7 @@ export function loadSecretlint(): Promise<SecretlintRules> {
     }
     return {
       names: [...descriptors.keys()],
-      async find(text, names) {
+      async find(text, names, between) {
         const selected = names.map((n) => descriptors.get(n)).filter((d): d is Descriptor => d !== undefined);
         if (selected.length === 0) return [];
         const reports: Reported[] = [];
@@ -203,6 +204,7 @@ export function loadSecretlint(): Promise<SecretlintRules> {
             reports.push({ start: start + offset, end: end + offset, kind: kindOf(m), url });
           }
           if (offset + window.length >= text.length) break;
+          await between?.();
         }
         return inOrder(reports);
       },
