@@ -2,6 +2,8 @@ import { NOTHING, addCounts, type Finding, type Redacted, type RedactionCounts }
 import { applyFindings, placeholder } from './placeholder';
 import { GATE, secretGates } from './prefilter';
 import { assignments, fieldSecretKind } from './rules/assignments';
+import { commandLines } from './rules/command-lines';
+import { awsKeyPairs, statedSecrets } from './rules/prose';
 import type { TextRule } from './rules/rule';
 import { SECRETLINT_TRIGGERS, SECRETLINT_URL_RULES, loadSecretlint } from './rules/secretlint';
 import { authorizationHeaders, pemBlocks, privateSpans, urlCredentials } from './rules/structural';
@@ -12,9 +14,19 @@ import { NO_SETTINGS, type ExtraPattern, type RedactionSettings } from './settin
 const FIRST: readonly TextRule[] = [privateSpans, pemBlocks];
 /**
  * After it: formats it lacks, URL passwords (after the formats, so a token used as one is
- * named by its format), then what only context reveals (headers, `.env` lines, assignments).
+ * named by its format), then what only context reveals (headers, `.env` lines, assignments,
+ * command-line flags, an AWS secret key beside its key id, secrets said in sentences). The
+ * one list of the built-in rules, with FIRST; operators' patterns go in after the URLs.
  */
-const LAST: readonly TextRule[] = [tokenFormats, urlCredentials, authorizationHeaders, assignments];
+const LAST: readonly TextRule[] = [
+  tokenFormats,
+  urlCredentials,
+  authorizationHeaders,
+  assignments,
+  commandLines,
+  awsKeyPairs,
+  statedSecrets,
+];
 
 const TOKEN_RULES = Object.entries(SECRETLINT_TRIGGERS).filter(([name]) => !SECRETLINT_URL_RULES.has(name));
 const URL_RULES = Object.entries(SECRETLINT_TRIGGERS).filter(([name]) => SECRETLINT_URL_RULES.has(name));

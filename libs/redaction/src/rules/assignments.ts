@@ -1,11 +1,11 @@
 import type { Finding } from '../finding';
 import { GATE } from '../prefilter';
 import type { TextRule } from './rule';
-import { secretKindOfName } from './secret-names';
-import { isInertValue, looksRandom } from './values';
+import { secretKindOfLastWord, secretKindOfName } from './secret-names';
+import { isBasicCredential, isInertValue, looksRandom } from './values';
 
-/** Could name a secret (a superset of what secretKindOfName accepts). */
-const SECRET_WORD = /pass|pwd|secret|token|key|credential|dsn/i;
+/** Could name a secret (a superset of what secretKindOfName accepts, and `auth`). */
+const SECRET_WORD = /pass|pwd|secret|token|key|credential|dsn|auth/i;
 const SEPARATORS = /:=|=>|[:=]/g;
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 const MAX_NAME = 80;
@@ -16,15 +16,47 @@ const MAX_VALUE = 400;
  */
 const BARE_VALUE = /[^\s"'`,;()[\]{}<>&]{1,400}/y;
 const BARE_ENV_VALUE = /[^\s#"'`]{1,400}/y;
+/** A YAML value: the rest of its line (a comment is cut off after). */
+const BARE_LINE_VALUE = /[^\n]{1,400}/y;
+
+/**
+ * Where an assignment stands, which says how far its value is taken on trust:
+ * - `env`: `NAME=value` opening its line (`.env`, shell, properties, INI), or an upper-case
+ *   NAME starting a word of a command line (`export A=1 DB_PASSWORD=…`, `docker run -e
+ *   POSTGRES_PASSWORD=…`, `PGPASSWORD=… psql`): the value goes whatever it looks like;
+ * - `line`: `name: value` opening its line (YAML, pretty-printed JSON, one property of an
+ *   object literal a line): the value goes unless it reads as code or prose;
+ * - `code`: anywhere else: the value must look generated.
+ */
+type Style = 'env' | 'line' | 'code';
 
 /** `name<separator>value`, as found at one separator. */
 interface Assignment {
   name: string;
-  /** A `.env` line: the name opens its line (after `export ` or a list's `- `) and `=` follows it. */
-  envLine: boolean;
+  style: Style;
   value: string;
   valueStart: number;
   quoted: boolean;
+}
+
+const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+/** What may stand just before a variable set on a command line. */
+const COMMAND_WORD_START = new Set([' ', '\t', ';', '&', '|', '(', '"', "'", '`']);
+
+function styleOf(text: string, separator: string, at: number, name: { name: string; start: number }): Style {
+  if (separator === '=') {
+    if (opensLine(text, name.start)) return 'env';
+    const before = text[name.start - 1];
+    if (ENV_NAME.test(name.name) && before !== undefined && COMMAND_WORD_START.has(before)) return 'env';
+  }
+  if (separator === ':' && /^[ \t]/.test(text[at + 1] ?? '') && opensLine(text, name.start)) return 'line';
+  return 'code';
+}
+
+/** The kind a name gives its value in a style: dotted names (`user.password_hash`) by their last word. */
+function kindOf(a: Assignment): string | undefined {
+  if (a.style === 'line' || (a.style === 'env' && a.name.includes('.'))) return secretKindOfLastWord(a.name);
+  return secretKindOfName(a.name, a.style === 'env' ? 'env' : 'code');
 }
 
 /** Spaces, tabs and quotes between a name and its separator (`"api_key" :`). */
@@ -41,11 +73,11 @@ function nameBefore(text: string, at: number): { name: string; start: number } |
   return { name: text.slice(start, end), start };
 }
 
-const LINE_OPENING = /(?:^|\n)[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?$/;
+const LINE_OPENING = /(?:^|\n)[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?["']?$/;
 
 /**
- * Whether only indentation, `export ` or a list's `- ` stand between the line's start and
- * `start`. Looked for within MAX_INDENT characters: searching back for the line's start had
+ * Whether only indentation, `export `, a list's `- ` or a quote stand between the line's start
+ * and `start`. Looked for within MAX_INDENT characters: searching back for the line's start had
  * every separator of a long line read the whole line again.
  */
 function opensLine(text: string, start: number): boolean {
@@ -90,19 +122,40 @@ function* assignmentsIn(text: string): Generator<Assignment> {
     if (separator === '=' && (text[at + 1] === '=' || /[=!<>]/.test(text[at - 1] ?? ''))) continue;
     const name = nameBefore(text, at);
     if (!name || !SECRET_WORD.test(name.name)) continue;
-    const envLine = separator === '=' && opensLine(text, name.start);
-    const { value, start, quoted } = valueAfter(text, at + separator.length, envLine ? BARE_ENV_VALUE : BARE_VALUE);
-    valueEnd = start + value.length;
-    yield { name: name.name, envLine, value, valueStart: start, quoted };
+    const style = styleOf(text, separator, at, name);
+    const bare = style === 'env' ? BARE_ENV_VALUE : style === 'line' ? BARE_LINE_VALUE : BARE_VALUE;
+    const { value, start, quoted } = valueAfter(text, at + separator.length, bare);
+    const assignment = {
+      name: name.name,
+      style,
+      value: quoted ? value : trimLineValue(value, style),
+      valueStart: start,
+      quoted,
+    };
+    valueEnd = start + assignment.value.length;
+    yield assignment;
   }
 }
 
+/** A YAML value without its comment or trailing spaces. */
+function trimLineValue(value: string, style: Style): string {
+  return style === 'line' ? value.replace(/[ \t]+#.*$/, '').replace(/\s+$/, '') : value;
+}
+
+/** Function words: a value holding one is a sentence (`must be at least 8 characters`), not a secret. */
+const PROSE =
+  /(?:^|\s)(?:a|an|the|is|are|be|to|of|in|for|and|or|not|no|your|you|please|must|should|this|that|with|from|at|by|on|it|will|can|see|use|set|enter|when|if)(?:\s|$)|[.?!]$/i;
+/** Code on a line of its own: a call, a type union, an arrow, a property list's comma. */
+const CODE = /[,;{[(]$|[()|<>]|=>|&&/;
+
 /**
- * Secrets known by their name: a `.env` line (`DB_PASSWORD=…`) loses its value whatever it
- * looks like (a short password is still a password) unless it is inert (a reference,
- * placeholder, flag or small number); elsewhere (code, YAML, JSON, command lines) the value
- * must also look generated (looksRandom), so `token: string`, `password: z.string()` and
- * `token: accessToken` stay.
+ * Secrets known by their name (see Style): in `env` style the value goes whatever it looks
+ * like (a short password is still a password) unless it is inert (a reference, placeholder,
+ * flag or small number); in `line` style too, unless it reads as code (`token: string;`,
+ * `password: z.string()`, `apiKey: apiKey,`) or a sentence (`password: must be 8 characters`);
+ * elsewhere, and where those fail, the value must also look generated (looksRandom), so
+ * `token: string`, `password: z.string()` and `token: accessToken` stay. A name ending in
+ * `auth` keeps base64 of `user:password` (Docker's config.json: `"auth": "…"`).
  */
 export const assignments: TextRule = {
   name: 'assignment',
@@ -111,14 +164,36 @@ export const assignments: TextRule = {
   find(text) {
     const findings: Finding[] = [];
     for (const a of assignmentsIn(text)) {
-      const kind = secretKindOfName(a.name, a.envLine ? 'env' : 'code');
-      if (!kind) continue;
-      if (a.envLine ? isInertValue(a.value) : isIdentifier(a) || !looksRandom(a.value)) continue;
-      findings.push({ start: a.valueStart, end: a.valueStart + a.value.length, kind });
+      if (isInertValue(a.value)) continue;
+      const named = kindOf(a) ?? basicAuthKind(a);
+      if (named && trusted(a, named)) {
+        findings.push({ start: a.valueStart, end: a.valueStart + a.value.length, kind: named });
+        continue;
+      }
+      // As code: what looks generated, as far as code's punctuation.
+      const kind = secretKindOfName(a.name, 'code');
+      const value = a.quoted ? a.value : (CODE_VALUE.exec(a.value)?.[0] ?? '');
+      if (kind && !isIdentifier({ ...a, value }) && looksRandom(value)) {
+        findings.push({ start: a.valueStart, end: a.valueStart + value.length, kind });
+      }
     }
     return findings;
   },
 };
+
+const CODE_VALUE = /^[^\s"'`,;()[\]{}<>&]{1,400}/;
+
+/** Whether the value goes whatever it looks like, by where the assignment stands. */
+function trusted(a: Assignment, kind: string): boolean {
+  if (kind === 'basic-auth' || a.style === 'env') return true;
+  if (a.style !== 'line') return false;
+  if (!a.quoted && (isIdentifier(a) || CODE.test(a.value))) return false;
+  return !/\s/.test(a.value) || !PROSE.test(a.value);
+}
+
+function basicAuthKind(a: Assignment): string | undefined {
+  return /auth$/i.test(a.name) && isBasicCredential(a.value) ? 'basic-auth' : undefined;
+}
 
 /** An unquoted identifier is a variable (`token: accessToken`), not a literal. */
 function isIdentifier(a: Assignment): boolean {

@@ -1,7 +1,7 @@
 import type { Finding } from '../finding';
 import { GATE, isKnownIdText } from '../prefilter';
 import { findAll, type TextRule } from './rule';
-import { isInertValue, looksRandom } from './values';
+import { isBasicCredential, isInertValue, looksRandom } from './values';
 
 /**
  * `<private>…</private>`: what a person marks as not for memory goes whole, tags included.
@@ -86,16 +86,6 @@ const BEARER = /\bBearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g;
 const BASIC = /\bBasic[ \t]+([A-Za-z0-9+/]{16,}={0,2})(?![A-Za-z0-9+/=])/g;
 
 const SCHEME_KINDS: Record<string, string> = { bearer: 'bearer-token', basic: 'basic-auth' };
-
-/** Base64 of `user:password`, as Basic authentication sends it. */
-function isBasicCredential(encoded: string): boolean {
-  try {
-    const decoded = atob(encoded);
-    return /^[\x20-\x7e]+$/.test(decoded) && decoded.indexOf(':') > 0;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * `Authorization:` headers (curl lines, HTTP dumps, code) and bare `Bearer …` / `Basic …`
