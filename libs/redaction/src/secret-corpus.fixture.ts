@@ -692,6 +692,16 @@ export function nearMisses(): NearMiss[] {
     },
     { name: 'age public key', text: `recipient age1${randomOf(BECH32, 58)} can decrypt it` },
     { name: 'words like key- and api-key', text: 'the cache key-value store sends an api-key header' },
+    // Seen in real sessions, where a first version of the prose rule took them for secrets.
+    {
+      name: 'token counts in terminal output',
+      text: 'System prompt: \u001b[2m3.2k tokens (0.3%)\u001b[22m\nMessages: \u001b[2m396.9k tokens (39.7%)\u001b[22m',
+    },
+    { name: 'capitalised words after secret', text: 'Gitleaks Secret Auto-Redaction Script: skipping secret scanning' },
+    {
+      name: 'git config of a branch named for secrets',
+      text: 'branch.20260206-secrets-redaction.merge=refs/heads/20260206-secrets-redaction\nToken count: ${tokens.length}',
+    },
     {
       name: 'prose about tokens and keys',
       text: 'The token budget is 6000 tokens; the API key is read from the environment.',

@@ -10,11 +10,22 @@ import { isInertValue, looksRandom } from './values';
  * part is bounded, so each word costs a bounded look ahead.
  */
 const STATED =
-  /\b(pass(?:word|phrase|wd)|pwd|secret|token|api[ _-]?key)s?\b((?:[ \t]+(?:for|of|on|in|to|at)[ \t]+(?:the[ \t]+)?[\w.@:/-]{1,60}){0,2})[ \t]{0,4}(is now|is set to|was set to|set to|changed to|is|was|[:=])?[ \t]{0,4}:?[ \t]{0,4}(["'`]?)([^\s"'`]{1,200})/gi;
+  /\b(pass(?:word|phrase|wd)|pwd|secret|token|api[ _-]?key)s?\b((?:[ \t]+(?:for|of|on|in|to|at)[ \t]+(?:the[ \t]+)?[\w.@:/-]{1,60}){0,2})(?:[ \t]{1,4}(is now|is set to|was set to|set to|changed to|is|was)[ \t]{0,4}:?[ \t]{1,4}|[ \t]{0,4}([:=])[ \t]{0,4}|[ \t]{1,4})(["'`]?)([^\s"'`]{1,200})/gi;
 
 const PASSWORD_WORDS = /^(?:pass(?:word|phrase|wd)|pwd)$/i;
 /** Full stops and the like that end a sentence, not the value. */
 const TRAILING = /[.,;:!?)]+$/;
+/** What a generated key or token is made of: no brackets, escapes or control characters. */
+const TOKEN_ALPHABET = /^[A-Za-z0-9+/=_.~-]{12,}$/;
+
+/**
+ * Whether a value named by the word alone (`with secret q8Vd…`), or said to be a token or key,
+ * was generated: a token's alphabet, a digit, and looksRandom. Capitalised words
+ * (`Secret Auto-Redaction`) and terminal output (`tokens (0.3%)`) are not.
+ */
+function looksGenerated(value: string): boolean {
+  return TOKEN_ALPHABET.test(value) && /\d/.test(value) && looksRandom(value);
+}
 
 /**
  * Whether a value said to be a password is one: not a word of the sentence (`stored`,
@@ -24,7 +35,7 @@ const TRAILING = /[.,;:!?)]+$/;
 function looksLikePassword(value: string): boolean {
   if (value.length < 6 || isInertValue(value)) return false;
   // Code and paths: `getPassword()`, `$PGPASSWORD`, `/run/secrets/db`, a URL.
-  if (/[()$]|^\.{0,2}\/|:\/\//.test(value)) return false;
+  if (/[()$\\]|^\.{0,2}\/|:\/\//.test(value) || /\p{Cc}/u.test(value)) return false;
   return /\d/.test(value) || /[^A-Za-z0-9-]/.test(value) || /[a-z][A-Z]/.test(value);
 }
 
@@ -35,14 +46,15 @@ export const statedSecrets: TextRule = {
   find(text) {
     const findings: Finding[] = [];
     for (const m of text.matchAll(STATED)) {
-      const [whole, word, , verb, quote, raw] = m;
+      const [whole, word, , said, sign, quote, raw] = m;
+      const verb = said ?? sign;
       const value = quote ? raw! : raw!.replace(TRAILING, '');
       if (!value || (quote && !text.startsWith(quote, m.index + whole.length))) continue;
       const password = PASSWORD_WORDS.test(word!);
       // Said to be the password (`is`, `:`): it need only look like one; named alone, it must look generated.
       // An unquoted name (`token: accessToken`) is a variable, not the value.
       if (!quote && /^[A-Za-z_$][A-Za-z_$]*$/.test(value)) continue;
-      const secret = verb && password ? looksLikePassword(value) : looksRandom(value);
+      const secret = verb && password ? looksLikePassword(value) : looksGenerated(value);
       if (!secret) continue;
       const start = m.index + whole.length - raw!.length;
       findings.push({ start, end: start + value.length, kind: password ? 'password' : kindOfWord(word!) });
