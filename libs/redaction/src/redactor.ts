@@ -1,4 +1,4 @@
-import { NOTHING, addCounts, type Finding, type Redacted, type RedactionCounts } from './finding';
+import { NOTHING, addCounts, mergeOverlapsOfAKind, type Finding, type Redacted, type RedactionCounts } from './finding';
 import { applyFindings, placeholder } from './placeholder';
 import { GATE, secretGates } from './prefilter';
 import { assignments, fieldSecretKind } from './rules/assignments';
@@ -156,7 +156,7 @@ export class Redactor {
       findings.push(...(await (await loadSecretlint()).find(text, names, () => this.breathe())));
     }
     run(this.last);
-    return findings;
+    return mergeOverlapsOfAKind(findings);
   }
 
   /**

@@ -10,11 +10,11 @@ import { isInertValue, looksRandom } from './values';
  * part is bounded, so each word costs a bounded look ahead.
  */
 const STATED =
-  /\b(pass(?:word|phrase|wd)|pwd|secret|token|api[ _-]?key)s?\b((?:[ \t]+(?:for|of|on|in|to|at)[ \t]+(?:the[ \t]+)?[\w.@:/-]{1,60}){0,2})(?:[ \t]{1,4}(is now|is set to|was set to|set to|changed to|is|was)[ \t]{0,4}:?[ \t]{1,4}|[ \t]{0,4}([:=])[ \t]{0,4}|[ \t]{1,4})(["'`]?)([^\s"'`]{1,200})/gi;
+  /\b(pass(?:word|phrase|wd)|pwd|secret|token|api[ _-]?key)s?\b((?:[ \t]+(?:for|of|on|in|to|at)[ \t]+(?:the[ \t]+)?[\w.@/-]{1,60}){0,2})(?:[ \t]{1,4}(is now|is set to|was set to|set to|changed to|is|was)[ \t]{0,4}:?[ \t]{1,4}|[ \t]{0,4}([:=])[ \t]{0,4}|[ \t]{1,4})(["'`]?)([^\s"'`]{1,200})/gi;
 
 const PASSWORD_WORDS = /^(?:pass(?:word|phrase|wd)|pwd)$/i;
-/** Full stops and the like that end a sentence, not the value. */
-const TRAILING = /[.,;:!?)]+$/;
+/** Full stops, closing brackets and the like that end a sentence or a note, not the value. */
+const TRAILING = /[.,;:!?)\]}>]+$/;
 /** What a generated key or token is made of: no brackets, escapes or control characters. */
 const TOKEN_ALPHABET = /^[A-Za-z0-9+/=_.~-]{12,}$/;
 
