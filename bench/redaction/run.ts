@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { RawEventInput } from '@memex/domain';
 import { Redactor, addCounts, redactEventBatch, type RedactionCounts } from '@memex/redaction';
 import { transcriptToEvents } from '@memex/transcript';
-import { secretCorpus } from '../../libs/redaction/src/secret-corpus.fixture';
+import { textOfLength } from '../../libs/redaction/src/adversarial.fixture';
+import { nearMisses, secretCorpus } from '../../libs/redaction/src/secret-corpus.fixture';
 import { ingestBatch } from '../support/ingest-load';
 import { fmt } from '../support/stats';
 
@@ -13,7 +14,9 @@ import { fmt } from '../support/stats';
  * through redactEventBatch (content, metadata, branch), as ingest and the hook client run it.
  * Three loads: bench:ingest's events, the real Claude Code transcripts of shared/realdata (when
  * that folder is beside the clone, or MEMEX_REALDATA_DIR points at one), and the secret
- * corpus of the tests. Each is redacted REPEATS times after one warm-up pass.
+ * corpus of the tests. Each is redacted REPEATS times after one warm-up pass. Then issue 29's
+ * adversarial batch (48 events of 99,000 characters of `KEY=`, and of the slowest text the
+ * time tests know) against a batch of ordinary text of the same size.
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const TRANSCRIPTS = process.env.MEMEX_REALDATA_DIR ?? join(ROOT, '..', 'shared', 'realdata', 'transcripts');
@@ -76,6 +79,40 @@ function coldStart(): { loadMs: number; firstMs: number } {
   };
 }
 
+/** 48 events of 99,000 characters of `text` repeated: 4.75 MB, within ingest's limits. */
+function bigBatch(text: string): RawEventInput[] {
+  return Array.from({ length: 48 }, (_, i) => ({
+    eventId: `big-${i}`,
+    type: 'prompt',
+    timestamp: '2026-11-21T09:00:00Z',
+    content: textOfLength(text, 99_000),
+  }));
+}
+
+/** The fastest of three redactions of the batch, in seconds. */
+async function batchSeconds(redactor: Redactor, events: RawEventInput[]): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 3; run++) {
+    const started = process.hrtime.bigint();
+    await redactEventBatch(redactor, { events });
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+  return best;
+}
+
+async function adversarial(redactor: Redactor): Promise<void> {
+  const ordinary = [...secretCorpus().map((s) => s.text), ...nearMisses().map((n) => n.text)].join('\n\n') + '\n\n';
+  const reference = await batchSeconds(redactor, bigBatch(ordinary));
+  console.log(`  48 events × 99,000 characters (4.75 MB), fastest of 3:`);
+  console.log(`    ordinary text with secrets: ${fmt(reference * 1000, 0)} ms`);
+  for (const unit of ['KEY=', 'AKIAAAAAAAAAAAAAAAAA ']) {
+    const seconds = await batchSeconds(redactor, bigBatch(unit));
+    console.log(
+      `    ${JSON.stringify(unit)} repeated: ${fmt(seconds * 1000, 0)} ms, ${fmt(seconds / reference, 1)} × ordinary text`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const redactor = new Redactor();
   await redactor.warm();
@@ -100,6 +137,7 @@ async function main(): Promise<void> {
     );
     console.log(`    redacted: ${found.length ? found.join(', ') : 'nothing'}`);
   }
+  await adversarial(redactor);
   const runs = Array.from({ length: 5 }, coldStart);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[2]!;
   console.log(

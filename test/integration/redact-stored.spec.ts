@@ -21,7 +21,9 @@ const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const github = `ghp_${randomOf(ALNUM, 36)}`;
 const stripe = `sk_live_${randomOf(ALNUM, 24)}`;
 const password = `Pw-${randomOf(ALNUM, 14)}`;
-const secrets = [github, stripe, password];
+/** A format the rules learnt later (issue 29): stored data is cleaned of it by the same rules. */
+const pgPassword = `hunter${randomOf('0123456789', 2)}-Blue`;
+const secrets = [github, stripe, password, pgPassword];
 
 let itemId: string;
 let otherProject: string;
@@ -43,7 +45,7 @@ async function brainDocument(): Promise<string> {
 beforeAll(async () => {
   const { projectId } = ctx.project;
   await storeEvents(ctx.server.app, projectId, 'legacy-session', [
-    rawEvent('prompt', `use GH_TOKEN=${github} to push`),
+    rawEvent('prompt', `use GH_TOKEN=${github} to push, then PGPASSWORD=${pgPassword} psql -h db app`),
     rawEvent('tool_call', 'Bash', { tool: 'Bash', input: { command: `psql postgres://app:${password}@db/app` } }),
     rawEvent('prompt', 'nothing secret here'),
   ]);
@@ -92,7 +94,7 @@ describe('memex redact', () => {
     const run = await memex([], { MEMEX_API_KEY: ctx.project.apiKey });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^events\s+3\s+2\s+github-token 1, password 1$/m);
+    expect(run.stdout).toMatch(/^events\s+3\s+2\s+github-token 1, password 2$/m);
     expect(run.stdout).toMatch(/^items\s+1\s+1\s+stripe-key 2, password 1$/m);
     expect(run.stdout).toMatch(/^history\s+1\s+1\s+stripe-key 2, github-token 1$/m);
     expect(run.stdout).toMatch(/^hygiene-changes\s+1\s+1\s+stripe-key 2$/m);
@@ -102,7 +104,7 @@ describe('memex redact', () => {
     expect(run.stdout).toMatch(/^projects\s+1\s+0\s+-$/m);
     expect(run.stdout).toMatch(/^entities\s+1\s+1\s+github-token 2$/m);
     expect(run.stdout).toMatch(/^error-occurrences\s+1\s+1\s+password 1$/m);
-    expect(run.stdout).toContain('Would redact (dry run; --apply rewrites): 15 secret(s) in 9 row(s).');
+    expect(run.stdout).toContain('Would redact (dry run; --apply rewrites): 16 secret(s) in 9 row(s).');
     expect(await dumpDatabase(ctx.database.db)).toBe(before);
   });
 
@@ -119,7 +121,7 @@ describe('memex redact', () => {
 
     const run = await memex(['--apply'], { MEMEX_ADMIN_TOKEN: ADMIN_TOKEN });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Redacted: 16 secret(s) in 10 row(s).');
+    expect(run.stdout).toContain('Redacted: 17 secret(s) in 10 row(s).');
 
     const dump = await dumpDatabase(ctx.database.db);
     for (const secret of secrets) expect(dump).not.toContain(secret);

@@ -125,12 +125,23 @@ export const GATE = {
   url: 4,
   /** `<private`: a span a person marked. */
   private: 8,
+  /**
+   * A word that says a secret may follow without a separator, or a command that takes one in
+   * a flag: secrets said in sentences (`the password is …`), `--password pw`, `mysql -ppw`,
+   * `sshpass -p`, `curl -u user:pw`.
+   */
+  words: 16,
 } as const;
+
+/** What GATE.words looks for: one case-insensitive search, about 0.5 µs a kilobyte of prose. */
+const SECRET_WORDS_OR_COMMANDS =
+  /pass(?:w|ph)|pwd|secret|token|api.?key|mysql|mariadb|sshpass|redis-cli|curl|wget|login/i;
 
 /**
  * What the text could hold for a built-in rule to find: a run of 16 token characters with an
  * upper-case letter or digit in it (every key and token format, PEM bodies, JWT parts), a `:`
- * or `=` after a name that could name a secret, an `@` after a `://`, or `<private`. 0 means
+ * or `=` after a name that could name a secret, an `@` after a `://`, `<private`, or a word or
+ * command that secrets follow in sentences and command lines. 0 means
  * no built-in rule can find anything; a gate that is set only means the rules behind it must
  * look. About 2 µs a kilobyte of prose: the separators are found by native search, and runs
  * by sampling (where one regular expression of every rule's trigger took 25 µs).
@@ -142,5 +153,6 @@ export function secretGates(text: string): number {
   const scheme = text.indexOf('://');
   if (scheme >= 0 && text.indexOf('@', scheme) >= 0) gates |= GATE.url;
   if (hasPrivateTag(text)) gates |= GATE.private;
+  if (SECRET_WORDS_OR_COMMANDS.test(text)) gates |= GATE.words;
   return gates;
 }

@@ -128,6 +128,18 @@ describe('rules', () => {
     }
   });
 
+  it('redacts an OpenAI key to its end where the preset stops at a word boundary inside it', async () => {
+    // The preset takes 58 or 74 characters after T3BlbkFJ, then a word boundary: here 58, with 16 more after.
+    const key = `sk-proj-${'a1B2'.repeat(18)}xyT3BlbkFJ${'c3D4'.repeat(14)}e5-rXTZUG7ft0zCpr-`;
+    expect(await redact(`OPENAI_API_KEY=${key}`)).toBe('OPENAI_API_KEY=[REDACTED:openai-key]');
+  });
+
+  it('finds a password said in prose after other words about passwords, and inside a note', async () => {
+    expect(
+      await redact('[MEMORY: keep the password for a user in prose as password for admin: zevdna0-Jjtl] Done.'),
+    ).toBe('[MEMORY: keep the password for a user in prose as password for admin: [REDACTED:password]] Done.');
+  });
+
   it('recovers the tail of an AWS secret key the preset reports short', async () => {
     const secret = randomOf('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 40);
     expect(await redact(`AWS_SECRET_ACCESS_KEY=${secret}`)).toBe('AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-key]');

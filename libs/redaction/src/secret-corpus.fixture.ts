@@ -70,6 +70,59 @@ function password(): string {
   return `${randomOf(ALNUM, 10)}-${randomOf(DIGITS, 3)}${randomOf(UPPER, 3)}`;
 }
 
+/** A password a person chose: a word, digits, a capital. */
+function chosenPassword(): string {
+  return `${randomOf(LOWER, 6)}${randomOf(DIGITS, 1)}-${randomOf(UPPER, 1)}${randomOf(LOWER, 3)}`;
+}
+
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const WORDS = ['velvet', 'otter', 'marble', 'cobalt', 'meadow', 'falcon', 'juniper', 'quartz', 'harbor', 'lantern'];
+
+/**
+ * Service tokens known by their prefix and shape, beyond the secretlint preset: each a
+ * sample in a sentence that names nothing, so only the format can find it.
+ */
+function prefixedTokens(): SecretSample[] {
+  const hex = (n: number) => randomOf(HEX, n);
+  const tokens: Array<[string, string, string]> = [
+    ['Mailgun private key', 'mailgun-key', `${hex(32)}-${hex(8)}-${hex(8)}`],
+    ['Discord webhook', 'discord-webhook', randomOf(BASE64URL, 68)],
+    ['Mailchimp key', 'mailchimp-key', `${hex(32)}-us${1 + (randomBytes(1)[0]! % 20)}`],
+    ['Postman key', 'postman-key', `PMAK-${hex(24)}-${hex(34)}`],
+    ['Sentry user token', 'sentry-token', `sntryu_${hex(64)}`],
+    ['Heroku key', 'heroku-key', `HRKU-AA${randomOf(BASE64URL, 58)}`],
+    ['Atlassian API token', 'atlassian-token', `ATATT3xFfGF0${randomOf(ALNUM, 180)}`],
+    ['Doppler token', 'doppler-token', `dp.pt.${randomOf(ALNUM, 43)}`],
+    ['Pulumi token', 'pulumi-token', `pul-${hex(40)}`],
+    ['Supabase token', 'supabase-token', `sbp_${hex(40)}`],
+    ['PlanetScale token', 'planetscale-token', `pscale_tkn_${randomOf(ALNUM, 43)}`],
+    ['Tailscale auth key', 'tailscale-key', `tskey-auth-${randomOf(ALNUM, 12)}CNTRL-${randomOf(ALNUM, 32)}`],
+    ['Google OAuth client secret', 'google-oauth-secret', `GOCSPX-${randomOf(ALNUM, 28)}`],
+    ['Google OAuth access token', 'google-oauth-token', `ya29.${randomOf(BASE64URL, 120)}`],
+    ['Square token', 'square-token', `sq0atp-${randomOf(BASE64URL, 22)}`],
+    ['New Relic key', 'newrelic-key', `NRAK-${randomOf(UPPER + DIGITS, 27)}`],
+    ['Brevo key', 'brevo-key', `xkeysib-${hex(64)}-${randomOf(ALNUM, 16)}`],
+    ['Perplexity key', 'perplexity-key', `pplx-${randomOf(ALNUM, 48)}`],
+    ['xAI key', 'xai-key', `xai-${randomOf(ALNUM, 80)}`],
+    ['Replicate token', 'replicate-token', `r8_${randomOf(ALNUM, 37)}`],
+    ['Mapbox secret token', 'mapbox-token', `sk.eyJ1Ijoi${randomOf(ALNUM, 40)}.${randomOf(ALNUM, 22)}`],
+    ['Contentful token', 'contentful-token', `CFPAT-${randomOf(ALNUM, 43)}`],
+    ['SonarQube token', 'sonarqube-token', `squ_${hex(40)}`],
+    ['Buildkite token', 'buildkite-token', `bkua_${hex(40)}`],
+    ['RubyGems key', 'rubygems-key', `rubygems_${hex(48)}`],
+    ['Terraform Cloud token', 'terraform-token', `${randomOf(ALNUM, 14)}.atlasv1.${randomOf(ALNUM, 67)}`],
+  ];
+  return tokens.map(([format, kind, secret]) => ({
+    format,
+    kind,
+    text:
+      kind === 'discord-webhook'
+        ? `curl -X POST https://discord.com/api/webhooks/${randomOf(DIGITS, 18)}/${secret} -d @msg.json`
+        : `the deploy job reads ${secret} from the vault`,
+    secrets: [secret],
+  }));
+}
+
 /** At least 20 formats, each in the kind of sentence or file a coding session shows it in. */
 export function secretCorpus(): SecretSample[] {
   const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 });
@@ -120,6 +173,32 @@ export function secretCorpus(): SecretSample[] {
   const docker = `dckr_pat_${randomOf(BASE64URL, 27)}`;
   const yamlSecret = `${randomOf(ALNUM, 20)}%${randomOf(ALNUM, 4)}`;
   const codeSecret = randomOf(ALNUM, 32);
+  const mailgun = `key-${randomOf(LOWER + DIGITS, 32)}`;
+  const digitalOcean = `dop_v1_${randomOf(HEX, 64)}`;
+  const telegram = `${randomOf('123456789', 1)}${randomOf(DIGITS, 8)}:AA${randomOf(BASE64URL, 33)}`;
+  const discord = `${Buffer.from(`1${randomOf(DIGITS, 18)}`).toString('base64url')}.${randomOf(BASE64URL, 6)}.${randomOf(BASE64URL, 38)}`;
+  const mysqlFlag = chosenPassword();
+  const age = `AGE-SECRET-KEY-1${randomOf(BECH32.toUpperCase(), 58)}`;
+  const dockerAuth = Buffer.from(`acme:${chosenPassword()}`).toString('base64');
+  const pgEnv = chosenPassword();
+  const sshpass = chosenPassword();
+  const flagApart = chosenPassword();
+  const flagJoined = chosenPassword();
+  const dockerEnv = chosenPassword();
+  const yamlWords = Array.from({ length: 3 }, () => WORDS[randomBytes(1)[0]! % WORDS.length]).join(' ');
+  const prosePassword = chosenPassword();
+  const proseAwsId = `AKIA${randomOf(UPPER + '234567', 16)}`;
+  const proseAwsSecret = `${randomOf(ALNUM + '/+', 38)}${randomOf(UPPER, 1)}${randomOf(DIGITS, 1)}`;
+  const midLinePassword = randomOf(LOWER, 7);
+  const midLineDatadog = randomOf(HEX, 40);
+  const midLineSentry = `https://${randomOf(HEX, 32)}@o1.ingest.sentry.io/42`;
+  const redisCli = chosenPassword();
+  const dockerLogin = chosenPassword();
+  const curlUser = chosenPassword();
+  const tokenFlag = randomOf(ALNUM, 32);
+  const properties = chosenPassword();
+  const jsonLine = `${randomOf(LOWER, 6)}${randomOf(DIGITS, 2)}`;
+  const proseFor = chosenPassword();
   const privateNote = `my home address is ${randomOf(DIGITS, 3)} ${randomOf(UPPER, 1)}${randomOf(LOWER, 8)} Street`;
 
   return [
@@ -358,6 +437,179 @@ export function secretCorpus(): SecretSample[] {
       secrets: [codeSecret],
       kept: ['const clientSecret = '],
     },
+    // Issue 29: what an attacker-run found stored verbatim.
+    {
+      format: 'Mailgun key in curl --user',
+      kind: 'mailgun-key',
+      text: `curl -s --user 'api:${mailgun}' https://api.mailgun.net/v3/mg.acme.io/messages -F to=ops@acme.io`,
+      secrets: [mailgun],
+      kept: ['https://api.mailgun.net/v3/mg.acme.io/messages'],
+    },
+    {
+      format: 'DigitalOcean token',
+      kind: 'digitalocean-token',
+      text: `doctl auth init --access-token ${digitalOcean}`,
+      secrets: [digitalOcean],
+    },
+    {
+      format: 'Telegram bot token in its URL',
+      kind: 'telegram-bot-token',
+      text: `curl "https://api.telegram.org/bot${telegram}/sendMessage?chat_id=42&text=deployed"`,
+      secrets: [telegram],
+      kept: ['https://api.telegram.org/bot', '/sendMessage?chat_id=42'],
+    },
+    {
+      format: 'Discord bot token',
+      kind: 'discord-token',
+      text: `client.login('${discord}'); // the release bot`,
+      secrets: [discord],
+    },
+    {
+      format: 'mysql -p<password>',
+      kind: 'password',
+      text: `mysql -u root -p${mysqlFlag} -h db.internal shop < dump.sql`,
+      secrets: [mysqlFlag],
+      kept: ['mysql -u root -p', ' -h db.internal shop < dump.sql'],
+    },
+    {
+      format: 'age secret key',
+      kind: 'age-secret-key',
+      text: `# created: 2026-11-21T09:00:00Z\n# public key: age1${randomOf(BECH32, 58)}\n${age}`,
+      secrets: [age],
+      kept: ['# public key: age1'],
+    },
+    {
+      format: 'Docker config.json auth',
+      kind: 'basic-auth',
+      text: `{"auths":{"https://index.docker.io/v1/":{"auth":"${dockerAuth}"}},"credsStore":""}`,
+      secrets: [dockerAuth],
+      kept: ['https://index.docker.io/v1/'],
+    },
+    {
+      format: 'PGPASSWORD=… psql',
+      kind: 'password',
+      text: `PGPASSWORD=${pgEnv} psql -h db.internal -U app app`,
+      secrets: [pgEnv],
+      kept: ['psql -h db.internal -U app app'],
+    },
+    {
+      format: 'sshpass -p',
+      kind: 'password',
+      text: `sshpass -p '${sshpass}' ssh deploy@10.0.0.5 'systemctl restart api'`,
+      secrets: [sshpass],
+      kept: ['ssh deploy@10.0.0.5'],
+    },
+    {
+      format: '--password <value>',
+      kind: 'password',
+      text: `mongodump --username admin --password ${flagApart} --db shop`,
+      secrets: [flagApart],
+      kept: ['--db shop'],
+    },
+    {
+      format: '--password=<value>',
+      kind: 'password',
+      text: `kcadm.sh config credentials --user admin --password=${flagJoined} --realm acme`,
+      secrets: [flagJoined],
+      kept: ['--realm acme'],
+    },
+    {
+      format: 'docker run -e POSTGRES_PASSWORD=',
+      kind: 'password',
+      text: `docker run -d -e POSTGRES_PASSWORD=${dockerEnv} -p 5432:5432 postgres:16`,
+      secrets: [dockerEnv],
+      kept: ['-p 5432:5432 postgres:16'],
+    },
+    {
+      format: 'YAML client_secret of words',
+      kind: 'secret',
+      text: `oauth:\n  client_id: web-app\n  client_secret: ${yamlWords}\n  redirect_uri: /callback`,
+      secrets: [yamlWords],
+      kept: ['client_id: web-app', 'redirect_uri: /callback'],
+    },
+    {
+      format: 'password said in prose',
+      kind: 'password',
+      text: `fyi the staging password is ${prosePassword}.`,
+      secrets: [prosePassword],
+      kept: ['fyi the staging password is '],
+    },
+    {
+      format: 'AWS secret key beside its key id in prose',
+      kind: 'aws-secret-key',
+      text: `AWS key ${proseAwsId} with secret ${proseAwsSecret}`,
+      secrets: [proseAwsId, proseAwsSecret],
+    },
+    {
+      format: 'DB_PASSWORD= in the middle of a line',
+      kind: 'password',
+      text: `export NODE_ENV=production DB_PASSWORD=${midLinePassword}`,
+      secrets: [midLinePassword],
+      kept: ['export NODE_ENV=production DB_PASSWORD='],
+    },
+    {
+      format: 'DD_APP_KEY= in the middle of a line',
+      kind: 'api-key',
+      text: `run with DD_APP_KEY=${midLineDatadog} ./bin/sync-monitors`,
+      secrets: [midLineDatadog],
+      kept: ['./bin/sync-monitors'],
+    },
+    {
+      format: 'SENTRY_DSN= in the middle of a line',
+      kind: 'dsn',
+      text: `deploy with SENTRY_DSN=${midLineSentry} npm start`,
+      secrets: [midLineSentry],
+      kept: ['npm start'],
+    },
+    // Their family: passwords in other commands' flags, other files' assignments, other sentences.
+    {
+      format: 'redis-cli -a',
+      kind: 'password',
+      text: `redis-cli -h cache.internal -a ${redisCli} --no-auth-warning ping`,
+      secrets: [redisCli],
+      kept: ['--no-auth-warning ping'],
+    },
+    {
+      format: 'docker login -p',
+      kind: 'password',
+      text: `docker login -u ci -p ${dockerLogin} registry.acme.io`,
+      secrets: [dockerLogin],
+      kept: ['registry.acme.io'],
+    },
+    {
+      format: 'curl -u user:password',
+      kind: 'password',
+      text: `curl -u deploy:${curlUser} https://ci.acme.io/api/json`,
+      secrets: [curlUser],
+      kept: ['curl -u deploy:', 'https://ci.acme.io/api/json'],
+    },
+    {
+      format: '--token <value>',
+      kind: 'token',
+      text: `vercel deploy --prod --token ${tokenFlag}`,
+      secrets: [tokenFlag],
+    },
+    {
+      format: 'Java properties password',
+      kind: 'password',
+      text: `spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password=${properties}`,
+      secrets: [properties],
+      kept: ['spring.datasource.url=jdbc:postgresql://db/app'],
+    },
+    {
+      format: 'pretty-printed JSON password',
+      kind: 'password',
+      text: `{\n  "db": {\n    "user": "app",\n    "password": "${jsonLine}"\n  }\n}`,
+      secrets: [jsonLine],
+      kept: ['"user": "app"'],
+    },
+    {
+      format: 'password for a user in prose',
+      kind: 'password',
+      text: `password for admin: ${proseFor}`,
+      secrets: [proseFor],
+    },
+    ...prefixedTokens(),
     {
       format: 'private span',
       kind: 'private',
@@ -404,6 +656,55 @@ export function nearMisses(): NearMiss[] {
     {
       name: 'shell variable reference',
       text: 'curl -H "Authorization: Bearer $MEMEX_API_KEY" "$MEMEX_URL/api/v2/brain"',
+    },
+    // Beside issue 29's formats: what reads like them and is not a secret.
+    {
+      name: 'prose about passwords',
+      text: 'the password is stored in Vault; passwords are hashed with bcrypt, and the password is required.',
+    },
+    {
+      name: 'password flags without a password',
+      text: 'docker login -u ci --password-stdin && mysql --defaults-file=/etc/my.cnf -u root -p shop && psql --password-file /run/secrets/db',
+    },
+    {
+      name: 'password policy settings',
+      text: 'PASSWORD_MIN_LENGTH=8\nPASSWORD_REQUIRE_SYMBOL=true\nTOKEN_TTL=3600\nAUTH_MODE=oauth',
+    },
+    {
+      name: 'password code',
+      text: "user.password_hash = await bcrypt.hash(password, 12);\nconst pw = getPassword();\nif (!passwordMatches) throw new Error('bad password');\nuser.password_hash = hash;",
+    },
+    {
+      name: 'typed code a property a line',
+      text: 'interface Auth {\n  token: string;\n  password: z.string().min(8);\n  apiKey: apiKey,\n  secret: string\n}',
+    },
+    {
+      name: 'field documentation',
+      text: 'password: must be at least 8 characters\ntoken: see the docs for how to create one',
+    },
+    {
+      name: 'ports, users and references in commands',
+      text: 'docker run -p 8080:80 -u 1000:1000 nginx && ssh -p 2222 deploy@host && curl -u "$USER:$PASS" https://ci.acme.io',
+    },
+    {
+      name: 'password references in commands',
+      text: 'mysql -u root -p"$MYSQL_PWD" shop && sshpass -p "$SSHPASS" ssh host && redis-cli -a "${REDIS_PASSWORD}" ping',
+    },
+    { name: 'age public key', text: `recipient age1${randomOf(BECH32, 58)} can decrypt it` },
+    { name: 'words like key- and api-key', text: 'the cache key-value store sends an api-key header' },
+    // Seen in real sessions, where a first version of the prose rule took them for secrets.
+    {
+      name: 'token counts in terminal output',
+      text: 'System prompt: \u001b[2m3.2k tokens (0.3%)\u001b[22m\nMessages: \u001b[2m396.9k tokens (39.7%)\u001b[22m',
+    },
+    { name: 'capitalised words after secret', text: 'Gitleaks Secret Auto-Redaction Script: skipping secret scanning' },
+    {
+      name: 'git config of a branch named for secrets',
+      text: 'branch.20260206-secrets-redaction.merge=refs/heads/20260206-secrets-redaction\nToken count: ${tokens.length}',
+    },
+    {
+      name: 'prose about tokens and keys',
+      text: 'The token budget is 6000 tokens; the API key is read from the environment.',
     },
   ];
 }

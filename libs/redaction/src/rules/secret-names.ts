@@ -18,7 +18,24 @@ const WORD_KINDS: Record<string, string> = {
   apikey: 'api-key',
   credential: 'credentials',
   credentials: 'credentials',
+  // sshpass reads its password from SSHPASS.
+  sshpass: 'password',
 };
+
+/** Words run together with what they name (`PGPASSWORD`, `clientsecret`, `accesstoken`). */
+const SUFFIX_KINDS: ReadonlyArray<[string, string]> = [
+  ['password', 'password'],
+  ['passwd', 'password'],
+  ['secret', 'secret'],
+  ['token', 'token'],
+];
+
+function kindOfWord(word: string): string | undefined {
+  const kind = WORD_KINDS[word];
+  if (kind) return kind;
+  for (const [suffix, suffixKind] of SUFFIX_KINDS) if (word.endsWith(suffix)) return suffixKind;
+  return undefined;
+}
 
 /** `<word> key` pairs that name a secret (a `public key` or `cache key` does not). */
 const KEY_PAIRS: Record<string, string> = {
@@ -47,7 +64,7 @@ export function secretKindOfName(name: string, style: 'env' | 'code'): string | 
   const from = style === 'env' ? 0 : Math.max(0, words.length - 2);
   for (let i = from; i < words.length; i++) {
     const word = words[i]!;
-    const kind = WORD_KINDS[word];
+    const kind = kindOfWord(word);
     if (kind) return kind;
     if (word === 'key' && i > 0) {
       const pair = KEY_PAIRS[words[i - 1]!];
@@ -58,6 +75,22 @@ export function secretKindOfName(name: string, style: 'env' | 'code'): string | 
     const last = words[words.length - 1];
     if (last === 'key') return 'api-key';
     if (last === 'dsn') return 'dsn';
+    // REDISCLI_AUTH, BASIC_AUTH; not AUTH_URL or AUTH_MODE.
+    if (last === 'auth') return 'credentials';
   }
   return undefined;
+}
+
+/**
+ * The kind of secret a name says its value is by its last word (or its last two, for `api
+ * key`, `client secret`): `--db-password`, `client_secret`, `--api-key`. Stricter than
+ * secretKindOfName, for values taken whatever they look like: `--password-file`,
+ * `password_hash` and `password_min_length` name something else.
+ */
+export function secretKindOfLastWord(name: string): string | undefined {
+  const words = nameWords(name);
+  const last = words[words.length - 1];
+  if (!last) return undefined;
+  if (last === 'key' && words.length > 1) return KEY_PAIRS[words[words.length - 2]!];
+  return kindOfWord(last);
 }

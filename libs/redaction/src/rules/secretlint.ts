@@ -107,9 +107,10 @@ function spanOf(text: string, message: Message): [number, number] {
   let [from, to] = message.range;
   for (const value of Object.values(message.data ?? {})) {
     if (typeof value !== 'string' || value.length < 4) continue;
-    const at = text.indexOf(value, from);
-    if (at >= 0 && at <= to) {
-      [from, to] = [at, at + value.length];
+    // Looked for within the range only: a value quoted but not found there is not read for to the end.
+    const at = text.slice(from, to + value.length).indexOf(value);
+    if (at >= 0) {
+      [from, to] = [from + at, from + at + value.length];
       break;
     }
   }
@@ -123,17 +124,45 @@ function spanOf(text: string, message: Message): [number, number] {
   return [from, to];
 }
 
-/** Specific formats first, so a token used as a URL's password is named by its format. */
-function urlRulesLast(a: Message, b: Message): number {
-  return (
-    Number(SECRETLINT_URL_RULES.has(shortRuleName(a.ruleId))) -
-    Number(SECRETLINT_URL_RULES.has(shortRuleName(b.ruleId)))
-  );
+/** A finding of a URL rule (a whole URL for its password), which comes after the specific formats. */
+interface Reported extends Finding {
+  url: boolean;
 }
 
+/**
+ * Specific formats first, so a token used as a URL's password is named by its format; within
+ * each, by where they start, with reports of one kind that overlap (one secret seen by two
+ * windows, or cut by the end of one) made one.
+ */
+function inOrder(reports: Reported[]): Finding[] {
+  const sorted = [...reports].sort((a, b) => Number(a.url) - Number(b.url) || a.start - b.start || b.end - a.end);
+  const merged: Reported[] = [];
+  for (const report of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && last.url === report.url && last.kind === report.kind && report.start < last.end) {
+      last.end = Math.max(last.end, report.end);
+    } else {
+      merged.push({ ...report });
+    }
+  }
+  return merged.map(({ start, end, kind }) => ({ start, end, kind }));
+}
+
+/**
+ * Secretlint is handed a long text in windows of WINDOW characters, each overlapping the next
+ * by OVERLAP (longer than any token the preset knows; PEM blocks are found whole by
+ * pemBlocks), so every secret lies whole in some window, and the redactor may give way to its
+ * process between windows. Why: secretlint drops duplicate
+ * reports by comparing each with all the others, which grows with the square of their number,
+ * and a text made of thousands of key ids (`AKIA…` repeated) took a second per 80 KB. A window
+ * holds a bounded number of reports, so the cost stays in proportion to the text.
+ */
+const WINDOW = 8 * 1024;
+const OVERLAP = 2 * 1024;
+
 export interface SecretlintRules {
-  /** Runs the named rules (short names) over the text. */
-  find(text: string, names: readonly string[]): Promise<Finding[]>;
+  /** Runs the named rules (short names) over the text; `between` is awaited between windows. */
+  find(text: string, names: readonly string[], between?: () => Promise<void>): Promise<Finding[]>;
   /** Every rule of the preset, by short name. */
   readonly names: readonly string[];
 }
@@ -159,17 +188,25 @@ export function loadSecretlint(): Promise<SecretlintRules> {
     }
     return {
       names: [...descriptors.keys()],
-      async find(text, names) {
+      async find(text, names, between) {
         const selected = names.map((n) => descriptors.get(n)).filter((d): d is Descriptor => d !== undefined);
         if (selected.length === 0) return [];
-        const result = await lintSource({
-          source: { content: text, filePath: 'event.txt', ext: '.txt', contentType: 'text' },
-          options: { config: { rules: selected }, noPhysicFilePath: true },
-        });
-        return [...result.messages].sort(urlRulesLast).map((m) => {
-          const [start, end] = spanOf(text, m);
-          return { start, end, kind: kindOf(m) };
-        });
+        const reports: Reported[] = [];
+        for (let offset = 0; offset < text.length; offset += WINDOW) {
+          const window = text.length <= WINDOW + OVERLAP ? text : text.slice(offset, offset + WINDOW + OVERLAP);
+          const result = await lintSource({
+            source: { content: window, filePath: 'event.txt', ext: '.txt', contentType: 'text' },
+            options: { config: { rules: selected }, noPhysicFilePath: true },
+          });
+          for (const m of result.messages) {
+            const [start, end] = spanOf(window, m);
+            const url = SECRETLINT_URL_RULES.has(shortRuleName(m.ruleId));
+            reports.push({ start: start + offset, end: end + offset, kind: kindOf(m), url });
+          }
+          if (offset + window.length >= text.length) break;
+          await between?.();
+        }
+        return inOrder(reports);
       },
     };
   })();

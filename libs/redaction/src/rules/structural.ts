@@ -1,7 +1,7 @@
 import type { Finding } from '../finding';
 import { GATE, isKnownIdText } from '../prefilter';
 import { findAll, type TextRule } from './rule';
-import { isInertValue, looksRandom } from './values';
+import { isBasicCredential, isInertValue, looksRandom } from './values';
 
 /**
  * `<private>…</private>`: what a person marks as not for memory goes whole, tags included.
@@ -32,20 +32,29 @@ function holdsKey(body: string): boolean {
   return /^[A-Za-z0-9+/]{16,}={0,2}$/.test(base64);
 }
 
-/** Private keys in PEM (RSA, EC, PKCS #8, OpenSSH, PGP …): the whole block, markers included. */
+/**
+ * Private keys in PEM (RSA, EC, PKCS #8, OpenSSH, PGP …): the whole block, markers included.
+ * A block's end is the first `-----END ` after its start (a body holds no dashes), looked for
+ * once for all the blocks before it: searching from each start for its own end marker read
+ * the rest of the text again for every start marker without one.
+ */
 export const pemBlocks: TextRule = {
   name: 'private-key',
   gates: GATE.token,
   trigger: /PRIVATE KEY/,
   find(text) {
     const findings: Finding[] = [];
+    let nextEnd = -1;
     for (const begin of text.matchAll(PEM_BEGIN)) {
       const from = begin.index + begin[0].length;
+      if (nextEnd !== Number.POSITIVE_INFINITY && nextEnd < from) {
+        const at = text.indexOf('-----END ', from);
+        nextEnd = at < 0 ? Number.POSITIVE_INFINITY : at;
+      }
       const endMarker = `-----END ${begin[1]}-----`;
-      const end = text.indexOf(endMarker, from);
-      if (end >= 0 && end - from <= MAX_PEM) {
-        if (holdsKey(text.slice(from, end))) {
-          findings.push({ start: begin.index, end: end + endMarker.length, kind: 'private-key' });
+      if (nextEnd - from <= MAX_PEM && text.startsWith(endMarker, nextEnd)) {
+        if (holdsKey(text.slice(from, nextEnd))) {
+          findings.push({ start: begin.index, end: nextEnd + endMarker.length, kind: 'private-key' });
         }
         continue;
       }
@@ -77,16 +86,6 @@ const BEARER = /\bBearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g;
 const BASIC = /\bBasic[ \t]+([A-Za-z0-9+/]{16,}={0,2})(?![A-Za-z0-9+/=])/g;
 
 const SCHEME_KINDS: Record<string, string> = { bearer: 'bearer-token', basic: 'basic-auth' };
-
-/** Base64 of `user:password`, as Basic authentication sends it. */
-function isBasicCredential(encoded: string): boolean {
-  try {
-    const decoded = atob(encoded);
-    return /^[\x20-\x7e]+$/.test(decoded) && decoded.indexOf(':') > 0;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * `Authorization:` headers (curl lines, HTTP dumps, code) and bare `Bearer …` / `Basic …`

@@ -2,9 +2,10 @@ import { shannonEntropy } from '../entropy';
 
 /**
  * Not a secret whatever names it: empty, a reference to one kept elsewhere (`$VAR`,
- * `${VAR}`, `process.env.X`, `config.db.password`, a template), a placeholder of the kind
- * documentation uses (`<token>`, `***`, `xxxx`, `your-key`, a value cut with `...`, `changeme`),
- * a flag, a small number, or what was redacted already. Placeholders are recognised whole (or
+ * `${VAR}`, `$(cat file)`, `process.env.X`, `config.db.password`, `getPassword()`, a template),
+ * a placeholder of the kind documentation uses (`<token>`, `***`, `xxxx`, `aaaaaaaa`,
+ * `your-key`, a value cut with `...`, `changeme`), a flag, a small number, a keyword of code
+ * (`await`, `new`), or what was redacted already. Placeholders are recognised whole (or
  * by `...`, which no key holds): a real password may well contain `xxx` or `example`.
  */
 export function isInertValue(value: string): boolean {
@@ -12,12 +13,14 @@ export function isInertValue(value: string): boolean {
     value.length === 0 ||
     value.startsWith('[REDACTED:') ||
     /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value) ||
-    /\$\{|\{\{|%\(|process\.env|os\.environ|getenv/i.test(value) ||
+    /\$\{|\$\(|\{\{|%\(|process\.env|os\.environ|getenv/i.test(value) ||
     /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.*)?$/.test(value) ||
+    /^[A-Za-z_$][\w$]*\(/.test(value) ||
     /^(?:<[^<>]*>|x+|\*+)$/i.test(value) ||
+    /^(.)\1*$/.test(value) ||
     /\.\.\.|…/.test(value) ||
     /^(?:your|my)[-_]/i.test(value) ||
-    /^(?:changeme|example|placeholder|dummy|null|none|nil|undefined|true|false|yes|no|on|off|redacted|secret|password)$/i.test(
+    /^(?:changeme|example|placeholder|dummy|null|none|nil|undefined|true|false|yes|no|on|off|redacted|secret|password|await|new|lambda|function|self|this)$/i.test(
       value,
     ) ||
     /^\d{1,7}$/.test(value)
@@ -40,4 +43,14 @@ export function looksRandom(value: string): boolean {
     !isInertValue(value) &&
     shannonEntropy(value) >= 3
   );
+}
+
+/** Base64 of `user:password`, as Basic authentication sends it (and Docker's config.json keeps it). */
+export function isBasicCredential(encoded: string): boolean {
+  try {
+    const decoded = atob(encoded);
+    return /^[\x20-\x7e]+$/.test(decoded) && decoded.indexOf(':') > 0;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { IngestApiModule } from '../../apps/ingest-api/src';
+import { textOfLength } from '../../libs/redaction/src/adversarial.fixture';
+import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
+import { event, request } from '../support/http';
+import { useTestApp } from '../support/use-test-app';
+
+const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
+
+const EVENTS = 48;
+const CHARACTERS = 99_000;
+/** Generous for a busy 2-core machine (the issue's goal is 100 ms): before, the process did not answer for 68 s. */
+const LIVE_WITHIN_MS = 1000;
+
+/**
+ * Asks `url` again and again, 10 ms after each answer, from a process of its own: probes from
+ * the test's process would wait for its event loop, which is the app's, and never be sent
+ * while a redaction held it. Each probe is [sent at (ms since the epoch), answered in (ms)].
+ */
+const PROBER = `
+  const probes = [];
+  let stop = false;
+  process.stdin.on('end', () => (stop = true)).resume();
+  (async () => {
+    while (!stop) {
+      const sent = performance.now();
+      const res = await fetch(process.argv[1]);
+      await res.text();
+      if (res.status !== 200) throw new Error('status ' + res.status);
+      probes.push([performance.timeOrigin + sent, performance.now() - sent]);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    process.stdout.write(JSON.stringify(probes));
+  })();`;
+
+function probe(url: string): { stop: () => Promise<Array<[number, number]>> } {
+  const child = spawn(process.execPath, ['-e', PROBER, url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    async stop() {
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      return JSON.parse(out) as Array<[number, number]>;
+    },
+  };
+}
+
+/**
+ * Posts a batch of 48 events of 99,000 characters (4.75 MB, within ingest's limits of 5 MB a
+ * request and 100 KB an event), each the repeated `unit` and then a GitHub token, while
+ * another process asks `/health/live`: the latencies of the probes sent while the batch was
+ * in flight.
+ */
+async function postWhileProbing(sessionId: string, unit: string, token: string) {
+  const tail = ` ${token}`;
+  const content = textOfLength(unit, CHARACTERS - tail.length) + tail;
+  const events = Array.from({ length: EVENTS }, (_, i) => event({ eventId: `${sessionId}-${i}`, content }));
+  const prober = probe(`${ctx.server.url}/health/live`);
+  // The prober's first answer: it is running.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const started = performance.timeOrigin + performance.now();
+  const res = await request(`${ctx.server.url}/api/v2/events`, {
+    key: ctx.project.apiKey,
+    body: { sessionId, events },
+  });
+  const answered = performance.timeOrigin + performance.now();
+  const probes = (await prober.stop()).filter(([sent]) => sent >= started && sent < answered).map(([, ms]) => ms);
+  return { res, probes, batchMs: answered - started };
+}
+
+async function storedContents(sessionId: string): Promise<string[]> {
+  const rows = await ctx.database.db
+    .selectFrom('raw_events')
+    .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
+    .select('raw_events.content')
+    .where('sessions.external_id', '=', sessionId)
+    .execute();
+  return rows.map((r) => r.content);
+}
+
+describe('a 4.8 MB adversarial batch', () => {
+  it.each([
+    // The issue's batch: `KEY=` repeated, which took 68.5 s to redact.
+    ['KEY=', 'KEY=[REDACTED:api-key]'],
+    // The slowest text known to the time tests: an AWS key id every 21 characters, each one a finding.
+    ['AKIAAAAAAAAAAAAAAAAA ', '[REDACTED:aws-access-key] [REDACTED:aws-access-key]'],
+  ])(
+    'of repeated %j is stored redacted while /health/live keeps answering',
+    async (unit, opening) => {
+      const token = `ghp_${randomOf('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 36)}`;
+      const sessionId = `adversarial-${unit.length}`;
+      const { res, probes, batchMs } = await postWhileProbing(sessionId, unit, token);
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ accepted: EVENTS, duplicates: 0 });
+      // Seen in the test's output: how long the batch took and the slowest probe while it ran.
+      console.log(
+        `${JSON.stringify(unit)}: batch answered in ${Math.round(batchMs)} ms; ${probes.length} probes of /health/live, ` +
+          `slowest ${Math.round(Math.max(...probes))} ms, median ${Math.round(probes.sort((a, b) => a - b)[probes.length >> 1]!)} ms`,
+      );
+      expect(probes.length).toBeGreaterThan(0);
+      expect(Math.max(...probes)).toBeLessThan(LIVE_WITHIN_MS);
+
+      const stored = await storedContents(sessionId);
+      expect(stored).toHaveLength(EVENTS);
+      for (const content of stored) {
+        expect(content.startsWith(opening)).toBe(true);
+        expect(content.endsWith(' [REDACTED:github-token]')).toBe(true);
+        expect(content).not.toContain(token);
+      }
+    },
+    120_000,
+  );
+});
