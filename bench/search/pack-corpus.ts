@@ -26,7 +26,8 @@ export interface PackQuery {
   relevant: string[];
 }
 
-function random(seed: number): () => number {
+/** A seeded generator, so every run builds the same corpus. */
+export function random(seed: number): () => number {
   let x = seed;
   return () => {
     x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -34,7 +35,8 @@ function random(seed: number): () => number {
   };
 }
 
-const camel = (parts: string[]) => parts.map((p, i) => (i === 0 ? p : p[0]!.toUpperCase() + p.slice(1))).join('');
+export const camel = (parts: string[]) =>
+  parts.map((p, i) => (i === 0 ? p : p[0]!.toUpperCase() + p.slice(1))).join('');
 
 /**
  * A session in Claude Code's transcript format (what the hooks upload): a prompt, a read, a

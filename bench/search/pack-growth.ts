@@ -4,6 +4,7 @@ import { newId } from '@memex/domain';
 import { itemEntities } from '@memex/entities';
 import { entityWindow } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
+import { camel, random } from './pack-corpus';
 
 const WORDS = (
   'invoice payment retry scheduler webhook sender cache warmer token refresh session cookie queue worker ' +
@@ -15,16 +16,6 @@ const ERRORS = ['TypeError', 'RangeError', 'ReferenceError'];
 const CYCLES = 10;
 /** Sessions written per batch of raw_events rows. */
 const BATCH = 20;
-
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-    return x / 2 ** 31;
-  };
-}
-
-const camel = (parts: string[]) => parts.map((p, i) => (i === 0 ? p : p[0]!.toUpperCase() + p.slice(1))).join('');
 
 /**
  * A session of CYCLES fix cycles in Claude Code's transcript format. Files, functions and errors
