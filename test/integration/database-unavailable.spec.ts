@@ -91,4 +91,38 @@ describeServerOnly('PostgreSQL away', 'cuts the connection to a database server'
     }
     await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
   });
+
+  it('answers a write 503 with Retry-After, not 500, while the database is read-only (a failover), and reads go on', async () => {
+    const key = ctx.project.apiKey;
+    const url = ctx.server.url;
+    const name = decodeURIComponent(new URL(ctx.database.url).pathname.slice(1));
+    const admin = new Client({ connectionString: databaseUrl('postgres') });
+    await admin.connect();
+    const reconnect = () =>
+      admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'memex'`,
+        [name],
+      );
+    try {
+      // Every new connection is read-only (SQLSTATE 25006 on a write), as on a standby.
+      await admin.query(`alter database "${name}" set default_transaction_read_only = on`);
+      await reconnect();
+      await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
+      const res = await request<ErrorBody>(`${url}/api/v2/events`, {
+        key,
+        body: { sessionId: 'read-only', events: [event()] },
+      });
+      expect({ status: res.status, body: res.body }).toMatchObject(UNAVAILABLE);
+      expect(res.headers.get('retry-after')).toBe('2');
+    } finally {
+      await admin.query(`alter database "${name}" reset default_transaction_read_only`);
+      await reconnect();
+      await admin.end();
+    }
+    await waitFor(
+      async () =>
+        (await request(`${url}/api/v2/events`, { key, body: { sessionId: 'read-only', events: [event()] } })).status ===
+        202,
+    );
+  });
 });

@@ -18,6 +18,10 @@ describe('isConnectionLoss', () => {
       Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
     ],
     [
+      'a write refused by a read-only server (a standby, after a failover)',
+      Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
+    ],
+    [
       'a database closed to new connections',
       Object.assign(new Error('database "memex" is not currently accepting connections'), { code: '55000' }),
     ],

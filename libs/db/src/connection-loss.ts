@@ -3,13 +3,17 @@ import { Client, type ClientConfig } from 'pg';
 /**
  * SQLSTATEs of a connection the server ended or refused (57P01 a terminated backend, 57P02 a
  * crash, 57P03 a server starting or stopping, 53300 too many connections; class 08, connection
- * exceptions), and socket errors of a connection that broke or could not be opened.
+ * exceptions), and socket errors of a connection that broke or could not be opened. And 25006,
+ * a write refused because the server is read-only: after a failover, a connection opened to
+ * the old primary (now a standby) until the address moves; the next connection may reach the
+ * new one, so it is the same "try again" as a lost connection, never the client's fault.
  */
 const CONNECTION_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
   '53300',
+  '25006',
   '08000',
   '08001',
   '08003',
