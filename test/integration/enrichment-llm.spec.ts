@@ -2,7 +2,7 @@ import { EnrichmentService } from '@memex/feature-enrichment';
 import { JOBS } from '@memex/queue';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { OpenAiChat, forgetOutputModes } from '@memex/models';
-import { ProjectRepository } from '@memex/db';
+import { ModelUsageRepository, ProjectRepository } from '@memex/db';
 import { MODEL_OUTPUT_JSON_SCHEMA, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/enrichment';
 import { rawEvent, storeEvents } from '../support/events';
 import { request } from '../support/http';
@@ -368,6 +368,46 @@ describe('enrichment with an OpenAI-compatible model', () => {
     const [local] = await itemsOf(s2);
     expect(local).toMatchObject({ type: 'Convention' });
     expect(await actorsOf(local!.id)).toEqual(['enrichment:local']);
+  });
+
+  it('lets calls made at once take the last of a budget one at a time, never all of them', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('last-of-budget');
+    const day = new Date().toISOString().slice(0, 10);
+    // 98,000 of the 100,000 tokens spent: room for one window's call, not two.
+    await ctx.server.app
+      .get(ModelUsageRepository)
+      .record(other.projectId, day, 'openai', {
+        tokens: 98_000,
+        promptTokens: 98_000,
+        completionTokens: 0,
+        costUsd: null,
+        calls: 1,
+      });
+    const sessions = await Promise.all(
+      ['at-once-1', 'at-once-2', 'at-once-3'].map((name) =>
+        storeEvents(ctx.server.app, other.projectId, name, [
+          rawEvent('prompt', `We decided ${name} keeps its retries in the outbox table.`),
+        ]),
+      ),
+    );
+    llm.fallback = { content: '{"items":[]}', delayMs: 400, usage: { prompt_tokens: 1000, completion_tokens: 100 } };
+    try {
+      const calls = llm.requests.length;
+      const reports = await Promise.all(
+        sessions.map((id, i) => service().enrichSession(other.projectId, id, `run-at-once-${i}`)),
+      );
+      expect(llm.requests.length - calls).toBe(1);
+      expect(reports.filter((r) => r.fallback === 'daily-token-budget')).toHaveLength(2);
+      // Nothing is held once the calls have returned.
+      const held = await ctx.database.db
+        .selectFrom('model_reservations')
+        .select('id')
+        .where('project_id', '=', other.projectId)
+        .execute();
+      expect(held).toEqual([]);
+    } finally {
+      llm.fallback = { status: 500, content: 'script exhausted' };
+    }
   });
 
   it('falls back to the local engine once a project has spent its daily money budget', async () => {

@@ -52,6 +52,16 @@ export interface EntityCursorsTable {
   seq: ColumnType<number, number, number>;
 }
 
+/** Model calls in flight and the spend each holds; written only by ModelUsageRepository. */
+export interface ModelReservationsTable {
+  id: Generated<number>;
+  project_id: string;
+  day: string;
+  tokens: number;
+  cost_usd: number | null;
+  expires_at: Timestamp;
+}
+
 export interface RawEventsTable {
   seq: Generated<number>;
   project_id: string;
@@ -274,6 +284,7 @@ export interface DB {
   sessions: SessionsTable;
   enrichment_leases: EnrichmentLeasesTable;
   entity_cursors: EntityCursorsTable;
+  model_reservations: ModelReservationsTable;
   raw_events: RawEventsTable;
   memory_items: MemoryItemsTable;
   item_history: ItemHistoryTable;

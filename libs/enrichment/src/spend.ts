@@ -43,3 +43,32 @@ export function budgetLeft(spent: DaySpend, budget: Budget): { tokens: number | 
     costUsd: budget.dailyCostUsd > 0 ? Math.max(0, budget.dailyCostUsd - (spent.costUsd ?? 0)) : null,
   };
 }
+
+/** What a model call holds against the day's budgets while it is in flight. */
+export interface SpendEstimate {
+  tokens: number;
+  costUsd: number | null;
+}
+
+/** Room the prompt's instructions, schema and hints take beside the events, and the answer. */
+const PROMPT_OVERHEAD_TOKENS = 3000;
+const ANSWER_TOKENS = 2000;
+
+/**
+ * A window's call before it is made: about a token per four characters of its events, the
+ * prompt around them and an answer; priced when the model has a price. It only has to be of
+ * the right size: what a call really cost is recorded when it returns.
+ */
+export function estimateCall(eventChars: number, price: ModelPrice | undefined): SpendEstimate {
+  const promptTokens = Math.ceil(eventChars / 4) + PROMPT_OVERHEAD_TOKENS;
+  const usage = { promptTokens, completionTokens: ANSWER_TOKENS, totalTokens: promptTokens + ANSWER_TOKENS };
+  return { tokens: usage.totalTokens, costUsd: costOf(usage, price) ?? null };
+}
+
+/** The day's spend with the calls still in flight counted as if they had cost their estimates. */
+export function withInFlight(spent: DaySpend, inFlight: readonly SpendEstimate[]): DaySpend {
+  const held = inFlight.reduce((sum, e) => sum + e.tokens, 0);
+  const heldCost = inFlight.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
+  const priced = spent.costUsd !== null || inFlight.some((e) => e.costUsd !== null);
+  return { tokens: spent.tokens + held, costUsd: priced ? (spent.costUsd ?? 0) + heldCost : null };
+}

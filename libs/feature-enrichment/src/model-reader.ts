@@ -6,6 +6,8 @@ import {
   MalformedModelOutputError,
   budgetSpent,
   costOf,
+  estimateCall,
+  withInFlight,
   parseModelOutput,
   type EngineEvent,
   type EngineInput,
@@ -75,11 +77,17 @@ export class ModelReader implements OnModuleInit {
         return { engine: kept.engine, output: { ...this.zero(), candidates: parsed.items }, replayed: true };
     }
 
-    const spent = budgetSpent(await this.usage.spentOn(projectId, utcDay(new Date())), {
-      dailyTokens: this.config.LLM_DAILY_TOKENS,
-      dailyCostUsd: this.config.LLM_DAILY_COST_USD,
-    });
-    if (spent) return this.fallBack(spent, undefined, 0);
+    // The call holds its estimate against the day's budgets while in flight, so calls made at
+    // once by other workers see it: the budget is checked with them counted.
+    const budget = { dailyTokens: this.config.LLM_DAILY_TOKENS, dailyCostUsd: this.config.LLM_DAILY_COST_USD };
+    const estimate = estimateCall(
+      window.reduce((chars, e) => chars + e.content.length, 0),
+      this.config.LLM_PRICES[engine.model],
+    );
+    const held = await this.usage.reserve(projectId, utcDay(new Date()), estimate, this.holdMs(), (spent, inFlight) =>
+      budgetSpent(withInFlight(spent, inFlight), budget),
+    );
+    if ('refused' in held) return this.fallBack(held.refused, undefined, 0);
 
     const input: EngineInput = { events: window, hints: await hints() };
     const started = Date.now();
@@ -125,7 +133,16 @@ export class ModelReader implements OnModuleInit {
         return this.fallBack('model-unavailable', error.usage, error.usage ? 1 : 0);
       }
       throw error;
+    } finally {
+      // Its real spend is recorded (or there was none); left in place if this fails, it expires.
+      await this.usage.release(held.id).catch(() => undefined);
     }
+  }
+
+  /** How long a call may hold its estimate: its longest run, retries and a repair round included. */
+  private holdMs(): number {
+    const c = this.config;
+    return Math.max(c.LLM_TIMEOUT_MS * (c.LLM_MAX_RETRIES + 1) * 2, c.CLAUDE_CODE_TIMEOUT_MS) + 60_000;
   }
 
   private zero(): EngineOutput {

@@ -14,6 +14,7 @@ import * as codeWords from './0013_code_words';
 import * as packIndexes from './0014_pack_indexes';
 import * as enrichmentLeases from './0015_enrichment_leases';
 import * as entityCursors from './0016_entity_cursors';
+import * as modelReservations from './0017_model_reservations';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -35,4 +36,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_pack_indexes': packIndexes,
   '0015_enrichment_leases': enrichmentLeases,
   '0016_entity_cursors': entityCursors,
+  '0017_model_reservations': modelReservations,
 };

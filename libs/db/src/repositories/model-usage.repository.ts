@@ -50,6 +50,58 @@ export class ModelUsageRepository {
     return { tokens: row?.tokens ?? 0, costUsd: row?.cost_usd ?? null };
   }
 
+  /**
+   * Holds `estimate` against the project's day for a call about to be made, unless `refuses`
+   * says the day's spend with the calls already in flight leaves no room (then its answer is
+   * returned and nothing is held). One project's reservations are taken one at a time (an
+   * advisory lock for the transaction), so two workers cannot both take the last of a budget.
+   */
+  async reserve<R>(
+    projectId: string,
+    day: string,
+    estimate: { tokens: number; costUsd: number | null },
+    holdMs: number,
+    refuses: (spent: DaySpend, inFlight: Array<{ tokens: number; costUsd: number | null }>) => R | null,
+  ): Promise<{ id: number } | { refused: R }> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`memex:model-spend:${projectId}`}))`.execute(trx);
+      await trx
+        .deleteFrom('model_reservations')
+        .where('project_id', '=', projectId)
+        .where('expires_at', '<', sql<Date>`now()`)
+        .execute();
+      const spent = await new ModelUsageRepository(trx).spentOn(projectId, day);
+      const held = await trx
+        .selectFrom('model_reservations')
+        .select(['tokens', 'cost_usd'])
+        .where('project_id', '=', projectId)
+        .where('day', '=', day)
+        .execute();
+      const refused = refuses(
+        spent,
+        held.map((h) => ({ tokens: Number(h.tokens), costUsd: h.cost_usd })),
+      );
+      if (refused !== null) return { refused };
+      const row = await trx
+        .insertInto('model_reservations')
+        .values({
+          project_id: projectId,
+          day,
+          tokens: estimate.tokens,
+          cost_usd: estimate.costUsd,
+          expires_at: sql<Date>`now() + ${holdMs} * interval '1 millisecond'`,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: Number(row.id) };
+    });
+  }
+
+  /** The call returned (its real spend is recorded apart): what it held is free again. */
+  async release(id: number): Promise<void> {
+    await this.db.deleteFrom('model_reservations').where('id', '=', id).execute();
+  }
+
   /** Spend is recorded as soon as it is made, whether or not the window's write then succeeds. */
   async record(projectId: string, day: string, engine: ModelEngineName, entry: UsageEntry): Promise<void> {
     await this.db
