@@ -59,7 +59,9 @@ export async function deliverSpool(spool: Spool, http: MemexHttp, remainingMs: (
         continue;
       }
       // An entry the server keeps failing on (it answers, with a 5xx) is set aside after a while.
-      if (error.kind === 'status' && (error.status ?? 0) >= 500) {
+      // A 503 is not the entry's fault: a dependency of the server is away and it says to come
+      // back, so the entry waits in the spool however long the outage lasts.
+      if (error.kind === 'status' && (error.status ?? 0) >= 500 && error.status !== 503) {
         const failures = (entry.failures ?? 0) + 1;
         if (failures >= MAX_SERVER_FAILURES) {
           await spool.reject(name);
