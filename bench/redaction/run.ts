@@ -8,6 +8,7 @@ import { textOfLength } from '../../libs/redaction/src/adversarial.fixture';
 import { nearMisses, secretCorpus } from '../../libs/redaction/src/secret-corpus.fixture';
 import { ingestBatch } from '../support/ingest-load';
 import { fmt } from '../support/stats';
+import { growth } from './growth';
 
 /**
  * What redaction costs on the ingest path, in the process alone: batches of 100 events
@@ -15,8 +16,9 @@ import { fmt } from '../support/stats';
  * Three loads: bench:ingest's events, the real Claude Code transcripts of shared/realdata (when
  * that folder is beside the clone, or MEMEX_REALDATA_DIR points at one), and the secret
  * corpus of the tests. Each is redacted REPEATS times after one warm-up pass. Then issue 29's
- * adversarial batch (48 events of 99,000 characters of `KEY=`, and of the slowest text the
- * time tests know) against a batch of ordinary text of the same size.
+ * adversarial batch (48 events of 99,000 characters of `KEY=`, and of the slowest text known)
+ * against a batch of ordinary text of the same size, and how redaction's time grows on every
+ * adversarial text (growth.ts).
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const TRANSCRIPTS = process.env.MEMEX_REALDATA_DIR ?? join(ROOT, '..', 'shared', 'realdata', 'transcripts');
@@ -138,6 +140,7 @@ async function main(): Promise<void> {
     console.log(`    redacted: ${found.length ? found.join(', ') : 'nothing'}`);
   }
   await adversarial(redactor);
+  await growth(redactor);
   const runs = Array.from({ length: 5 }, coldStart);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[2]!;
   console.log(
