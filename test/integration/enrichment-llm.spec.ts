@@ -374,15 +374,13 @@ describe('enrichment with an OpenAI-compatible model', () => {
     const other = await ctx.server.app.get(ProjectRepository).createWithKey('last-of-budget');
     const day = new Date().toISOString().slice(0, 10);
     // 98,000 of the 100,000 tokens spent: room for one window's call, not two.
-    await ctx.server.app
-      .get(ModelUsageRepository)
-      .record(other.projectId, day, 'openai', {
-        tokens: 98_000,
-        promptTokens: 98_000,
-        completionTokens: 0,
-        costUsd: null,
-        calls: 1,
-      });
+    await ctx.server.app.get(ModelUsageRepository).record(other.projectId, day, 'openai', {
+      tokens: 98_000,
+      promptTokens: 98_000,
+      completionTokens: 0,
+      costUsd: null,
+      calls: 1,
+    });
     const sessions = await Promise.all(
       ['at-once-1', 'at-once-2', 'at-once-3'].map((name) =>
         storeEvents(ctx.server.app, other.projectId, name, [
