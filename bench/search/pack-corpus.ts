@@ -39,6 +39,27 @@ export const camel = (parts: string[]) =>
   parts.map((p, i) => (i === 0 ? p : p[0]!.toUpperCase() + p.slice(1))).join('');
 
 /**
+ * Lines of a Claude Code transcript for one session, numbered as they are made: an entry, a
+ * tool call and its result. `timestampOf(k)` dates the k-th line.
+ */
+export function transcriptLines(idPrefix: string, timestampOf: (k: number) => string) {
+  const cwd = '/home/dev/shop';
+  let k = 0;
+  const entry = (type: 'user' | 'assistant', content: unknown) => ({
+    type,
+    uuid: `${idPrefix}-${(k += 1)}`,
+    timestamp: timestampOf(k),
+    cwd,
+    message: { role: type, content },
+  });
+  const use = (id: string, name: string, input: Record<string, unknown>) =>
+    entry('assistant', [{ type: 'tool_use', id, name, input }]);
+  const result = (id: string, content: string, isError = false) =>
+    entry('user', [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }]);
+  return { cwd, entry, use, result };
+}
+
+/**
  * A session in Claude Code's transcript format (what the hooks upload): a prompt, a read, a
  * failing test run, edits of two files (the first declaring a function), a passing run. The
  * events come out of the transcript reader, as ingest stores them.
@@ -47,20 +68,9 @@ function session(
   s: number,
   parts: { file: string; spec: string; symbol: string; field: string; error: string; prompt: string },
 ) {
-  const cwd = '/home/dev/shop';
-  const at = (k: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + s * 3_600_000 + k * 1000).toISOString();
-  let k = 0;
-  const entry = (type: 'user' | 'assistant', content: unknown) => ({
-    type,
-    uuid: `s${s}-${(k += 1)}`,
-    timestamp: at(k),
-    cwd,
-    message: { role: type, content },
-  });
-  const use = (id: string, name: string, input: Record<string, unknown>) =>
-    entry('assistant', [{ type: 'tool_use', id, name, input }]);
-  const result = (id: string, content: string, isError = false) =>
-    entry('user', [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }]);
+  const { cwd, entry, use, result } = transcriptLines(`s${s}`, (k) =>
+    new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + s * 3_600_000 + k * 1000).toISOString(),
+  );
   const failure = `Exit code 1\n${parts.error}\n    at ${parts.symbol} (${parts.file}:${12 + (s % 40)}:5)`;
   const lines = [
     entry('user', parts.prompt),

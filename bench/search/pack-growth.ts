@@ -4,7 +4,7 @@ import { newId } from '@memex/domain';
 import { itemEntities } from '@memex/entities';
 import { entityWindow } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
-import { camel, random } from './pack-corpus';
+import { camel, random, transcriptLines } from './pack-corpus';
 
 const WORDS = (
   'invoice payment retry scheduler webhook sender cache warmer token refresh session cookie queue worker ' +
@@ -24,19 +24,7 @@ const BATCH = 20;
  * and some new ones each time.
  */
 function growthSession(s: number, pick: <T>(list: readonly T[]) => T, startsAt: number) {
-  const cwd = '/home/dev/shop';
-  let k = 0;
-  const entry = (type: 'user' | 'assistant', content: unknown) => ({
-    type,
-    uuid: `g${s}-${(k += 1)}`,
-    timestamp: new Date(startsAt + k * 1000).toISOString(),
-    cwd,
-    message: { role: type, content },
-  });
-  const use = (id: string, name: string, input: Record<string, unknown>) =>
-    entry('assistant', [{ type: 'tool_use', id, name, input }]);
-  const result = (id: string, content: string, isError = false) =>
-    entry('user', [{ type: 'tool_result', tool_use_id: id, content, ...(isError ? { is_error: true } : {}) }]);
+  const { cwd, entry, use, result } = transcriptLines(`g${s}`, (k) => new Date(startsAt + k * 1000).toISOString());
   const lines: unknown[] = [];
   const fixes: Array<{ title: string; facts: string; files: string[] }> = [];
   for (let c = 0; c < CYCLES; c += 1) {
