@@ -214,6 +214,9 @@ describe('GET /api/v2/search', () => {
 
   it('re-embeds items made with another model once the worker starts with a new one', async () => {
     const model = ctx.server.app.get<{ model: string }>(EMBEDDER).model;
+    // The test before leaves a sync in flight (it archives without waiting); one finishing after
+    // the invalidation below would mark the project caught up without re-embedding.
+    await indexed();
     await ctx.database.db
       .updateTable('item_embeddings')
       .set({ model: 'an-older-model/256' })
