@@ -134,8 +134,9 @@ describeServerOnly(
 
       // The item is in the brain once its window commits; the job logs when it finishes, after
       // the entity store is filled, so its lines may come a moment later.
+      // Other jobs (the hygiene and entity passes) may log first, so wait for the enrichment's own line.
       const aboutJob = (l: ReturnType<typeof logLines>[number]) => l.msg !== undefined && 'jobId' in l;
-      await waitFor(() => logLines(worker).some(aboutJob), 10_000);
+      await waitFor(() => logLines(worker).some((l) => aboutJob(l) && l.job === 'enrich-session'), 10_000);
       const workerLines = logLines(worker);
       const jobLines = workerLines.filter(aboutJob);
       expect(jobLines.length).toBeGreaterThan(0);
