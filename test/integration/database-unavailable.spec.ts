@@ -6,8 +6,10 @@ import { databaseUrl } from '../support/test-database';
 import { Client } from 'pg';
 import { waitFor } from '../support/wait';
 import { describeServerOnly } from '../support/mode';
+import { refusingServerUnavailable, startRefusingServer } from '../support/standby-server';
 
-const ctx = useTestApp([IngestApiModule, BrainApiModule], { databaseProxy: true });
+// The app connects as a role of its own, as in production, so the limits PostgreSQL waives for superusers apply.
+const ctx = useTestApp([IngestApiModule, BrainApiModule], { databaseProxy: true, ownRole: true });
 
 const UNAVAILABLE = {
   status: 503,
@@ -91,6 +93,72 @@ describeServerOnly('PostgreSQL away', 'cuts the connection to a database server'
     }
     await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
   });
+
+  it('answers 503 with Retry-After, not 500, while the app is at its connection limit, then recovers', async () => {
+    const key = ctx.project.apiKey;
+    const url = ctx.server.url;
+    expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
+    const name = decodeURIComponent(new URL(ctx.database.url).pathname.slice(1));
+    const admin = new Client({ connectionString: databaseUrl('postgres') });
+    await admin.connect();
+    try {
+      // The role may open no connection (SQLSTATE 53300), and the app's open ones ended: it must connect again.
+      await admin.query(`alter role "${ctx.databaseRole}" connection limit 0`);
+      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = $2`, [
+        name,
+        ctx.databaseRole,
+      ]);
+      for (const [path, init] of [
+        ['/api/v2/memory-items?limit=5', { key }],
+        ['/api/v2/events', { key, body: { sessionId: 'at-limit', events: [event()] } }],
+      ] as const) {
+        const res = await request<ErrorBody>(`${url}${path}`, init);
+        expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
+        expect(res.headers.get('retry-after')).toBe('2');
+      }
+    } finally {
+      await admin.query(`alter role "${ctx.databaseRole}" connection limit -1`);
+      await admin.end();
+    }
+    await waitFor(
+      async () =>
+        (await request(`${url}/api/v2/events`, { key, body: { sessionId: 'at-limit', events: [event()] } })).status ===
+        202,
+    );
+  });
+
+  const noStandby = refusingServerUnavailable();
+  (noStandby ? it.skip : it)(
+    `answers 503 with Retry-After, not 500, while the server is starting (57P03), then recovers${noStandby ? ` [skipped: ${noStandby}]` : ''}`,
+    async () => {
+      const key = ctx.project.apiKey;
+      const url = ctx.server.url;
+      expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
+      const starting = await startRefusingServer();
+      const direct = new URL(ctx.database.url);
+      try {
+        // The database's address now leads to a server still in recovery; the app's connections end.
+        ctx.databaseProxy.redirect('127.0.0.1', starting.port);
+        for (const [path, init] of [
+          ['/api/v2/memory-items?limit=5', { key }],
+          ['/api/v2/events', { key, body: { sessionId: 'starting', events: [event()] } }],
+        ] as const) {
+          const res = await request<ErrorBody>(`${url}${path}`, init);
+          expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
+          expect(res.headers.get('retry-after')).toBe('2');
+        }
+      } finally {
+        ctx.databaseProxy.redirect(direct.hostname, Number(direct.port || 5432));
+        await starting.stop();
+      }
+      await waitFor(
+        async () =>
+          (await request(`${url}/api/v2/events`, { key, body: { sessionId: 'starting', events: [event()] } }))
+            .status === 202,
+      );
+    },
+    30_000,
+  );
 
   it('answers a write 503 with Retry-After, not 500, while the database is read-only (a failover), and reads go on', async () => {
     const key = ctx.project.apiKey;

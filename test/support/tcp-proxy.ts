@@ -8,8 +8,8 @@ export class TcpProxy {
   port = 0;
 
   constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
+    private targetHost: string,
+    private targetPort: number,
   ) {}
 
   async start(): Promise<this> {
@@ -56,6 +56,14 @@ export class TcpProxy {
   /** Keeps connections open but lets nothing through: a server that stopped answering. */
   blackhole(): void {
     this.mode = 'blackhole';
+  }
+
+  /** Ends every connection and sends new ones to another server: an address that moved, as in a failover. */
+  redirect(host: string, port: number): void {
+    this.targetHost = host;
+    this.targetPort = port;
+    this.held.length = 0;
+    for (const s of this.sockets) s.destroy();
   }
 
   restore(): void {

@@ -47,6 +47,37 @@ export async function dropDatabase(name: string): Promise<void> {
 }
 
 /**
+ * Creates a login role that is not a superuser with the rights the app needs on the database
+ * at `url` (which stays its owner's), and returns the URL that connects as the role.
+ */
+export async function grantRole(url: string, role: string): Promise<string> {
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create role "${role}" login`);
+    await admin.query(`grant usage on schema public to "${role}"`);
+    await admin.query(`grant select, insert, update, delete on all tables in schema public to "${role}"`);
+    await admin.query(`grant usage, select on all sequences in schema public to "${role}"`);
+  } finally {
+    await admin.end();
+  }
+  const asRole = new URL(url);
+  asRole.username = role;
+  return asRole.toString();
+}
+
+/** Drops a role made by `grantRole`, once the database it had rights on is gone. */
+export async function dropRole(role: string): Promise<void> {
+  const admin = new Client({ connectionString: databaseUrl('postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`drop role if exists "${role}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
  * A fresh, migrated database for one test file; dropped again by `drop()`. In embedded mode a
  * PGlite home in a temporary directory, which the file's app opens too.
  */

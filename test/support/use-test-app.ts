@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { ProjectRepository } from '@memex/db';
 import { TcpProxy } from './tcp-proxy';
 import { TEST_REDIS_URL, databaseEnv, openQueue, startTestApp, type TestApp } from './test-app';
-import { createTestDatabase, type TestDatabase } from './test-database';
+import { createTestDatabase, dropRole, grantRole, uniqueName, type TestDatabase } from './test-database';
 
 export interface TestAppContext {
   database: TestDatabase;
@@ -14,6 +14,8 @@ export interface TestAppContext {
   redisProxy: TcpProxy;
   /** Present when asked for: the app's PostgreSQL traffic goes through it (the test's own does not). */
   databaseProxy: TcpProxy;
+  /** Present when asked for: the login role, not a superuser, the app connects as. */
+  databaseRole: string;
 }
 
 /**
@@ -27,6 +29,11 @@ export function useTestApp(
     env?: Record<string, string | undefined> | (() => Record<string, string | undefined>);
     redisProxy?: boolean;
     databaseProxy?: boolean;
+    /**
+     * The app connects as a role of its own that is not a superuser, as in production: limits
+     * PostgreSQL waives for superusers (a role's CONNECTION LIMIT) then apply to it.
+     */
+    ownRole?: boolean;
   } = {},
 ): TestAppContext {
   const context = {} as TestAppContext;
@@ -46,6 +53,10 @@ export function useTestApp(
       env.REDIS_URL = proxied.toString();
     }
     let databaseUrl = context.database.url;
+    if (options.ownRole && !context.database.home) {
+      context.databaseRole = uniqueName('memex_role');
+      databaseUrl = await grantRole(context.database.url, context.databaseRole);
+    }
     if (options.databaseProxy && !context.database.home) {
       const direct = new URL(databaseUrl);
       context.databaseProxy = await new TcpProxy(direct.hostname, Number(direct.port || 5432)).start();
@@ -66,6 +77,7 @@ export function useTestApp(
     await context.redisProxy?.stop();
     await context.databaseProxy?.stop();
     await context.database?.drop();
+    if (context.databaseRole) await dropRole(context.databaseRole);
   });
 
   return context;
