@@ -9,6 +9,7 @@ import { nearMisses, secretCorpus } from '../../libs/redaction/src/secret-corpus
 import { ingestBatch } from '../support/ingest-load';
 import { fmt } from '../support/stats';
 import { growth } from './growth';
+import { liveDuringBatch } from './live';
 
 /**
  * What redaction costs on the ingest path, in the process alone: batches of 100 events
@@ -17,7 +18,8 @@ import { growth } from './growth';
  * that folder is beside the clone, or MEMEX_REALDATA_DIR points at one), and the secret
  * corpus of the tests. Each is redacted REPEATS times after one warm-up pass. Then issue 29's
  * adversarial batch (48 events of 99,000 characters of `KEY=`, and of the slowest text known)
- * against a batch of ordinary text of the same size, and how redaction's time grows on every
+ * against a batch of ordinary text of the same size, the same batches posted to the all-in-one
+ * process while `/health/live` is probed (live.ts), and how redaction's time grows on every
  * adversarial text (growth.ts).
  */
 const ROOT = join(__dirname, '..', '..', '..');
@@ -84,7 +86,7 @@ function coldStart(): { loadMs: number; firstMs: number } {
 /** 48 events of 99,000 characters of `text` repeated: 4.75 MB, within ingest's limits. */
 function bigBatch(text: string): RawEventInput[] {
   return Array.from({ length: 48 }, (_, i) => ({
-    eventId: `big-${i}`,
+    eventId: `big-${i}-${text.length}`,
     type: 'prompt',
     timestamp: '2026-11-21T09:00:00Z',
     content: textOfLength(text, 99_000),
@@ -140,6 +142,7 @@ async function main(): Promise<void> {
     console.log(`    redacted: ${found.length ? found.join(', ') : 'nothing'}`);
   }
   await adversarial(redactor);
+  await liveDuringBatch(bigBatch);
   await growth(redactor);
   const runs = Array.from({ length: 5 }, coldStart);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[2]!;

@@ -60,7 +60,7 @@ function benchRun(label: string): { serverUrl: string; name: string; databaseUrl
 }
 
 /** An app's compiled entry point as its own process, on the run's database and queue prefix. */
-function spawnApp(
+export function spawnApp(
   entry: string,
   run: { name: string; databaseUrl: string },
   port: number,

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { textOfLength } from '../../libs/redaction/src/adversarial.fixture';
 import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 import { event, request } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
+import { probeUrl, probesWithin } from '../../bench/support/live-prober';
 
 const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
 
@@ -17,41 +17,6 @@ const CHARACTERS = 99_000;
 const LONGEST_SILENCE_SHARE = 0.5;
 
 /**
- * Asks `url` again and again, 10 ms after each answer, from a process of its own: probes from
- * the test's process would wait for its event loop, which is the app's, and never be sent
- * while a redaction held it. Each probe is [sent at (ms since the epoch), answered in (ms)].
- */
-const PROBER = `
-  const probes = [];
-  let stop = false;
-  process.stdin.on('end', () => (stop = true)).resume();
-  (async () => {
-    while (!stop) {
-      const sent = performance.now();
-      const res = await fetch(process.argv[1]);
-      await res.text();
-      if (res.status !== 200) throw new Error('status ' + res.status);
-      probes.push([performance.timeOrigin + sent, performance.now() - sent]);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    process.stdout.write(JSON.stringify(probes));
-  })();`;
-
-function probe(url: string): { stop: () => Promise<Array<[number, number]>> } {
-  const child = spawn(process.execPath, ['-e', PROBER, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return {
-    async stop() {
-      child.stdin.end();
-      expect(await exited).toBe(0);
-      return JSON.parse(out) as Array<[number, number]>;
-    },
-  };
-}
-
-/**
  * Posts a batch of 48 events of 99,000 characters (4.75 MB, within ingest's limits of 5 MB a
  * request and 100 KB an event), each the repeated `unit` and then a GitHub token, while
  * another process asks `/health/live`: the latencies of the probes sent while the batch was
@@ -61,7 +26,7 @@ async function postWhileProbing(sessionId: string, unit: string, token: string) 
   const tail = ` ${token}`;
   const content = textOfLength(unit, CHARACTERS - tail.length) + tail;
   const events = Array.from({ length: EVENTS }, (_, i) => event({ eventId: `${sessionId}-${i}`, content }));
-  const prober = probe(`${ctx.server.url}/health/live`);
+  const prober = probeUrl(`${ctx.server.url}/health/live`);
   // The prober's first answer: it is running.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const started = performance.timeOrigin + performance.now();
@@ -70,15 +35,7 @@ async function postWhileProbing(sessionId: string, unit: string, token: string) 
     body: { sessionId, events },
   });
   const answered = performance.timeOrigin + performance.now();
-  const all = await prober.stop();
-  const probes = all.filter(([sent]) => sent >= started && sent < answered).map(([, ms]) => ms);
-  // When probes were answered while the batch was in flight, with its start and end.
-  const times = [
-    started,
-    ...all.map(([sent, ms]) => sent + ms).filter((at) => at > started && at < answered),
-    answered,
-  ].sort((a, b) => a - b);
-  const longestSilence = Math.max(...times.slice(1).map((at, i) => at - times[i]!));
+  const { latencies: probes, longestSilence } = probesWithin(await prober.stop(), started, answered);
   return { res, probes, longestSilence, batchMs: answered - started };
 }
 
