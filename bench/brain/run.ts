@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, summarize } from '../support/stats';
 import type { Kysely } from 'kysely';
@@ -60,8 +61,22 @@ async function revalidate(
   return { rate: total / (Number(process.hrtime.bigint() - started) / 1e9), notModified };
 }
 
+/** CPU time (user and system) a process has used, in µs, from /proc (clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** The server's CPU per request over `total` requests from 32 keep-alive clients. */
+async function cpuPerRequest(pid: number, url: string, key: string, etag: string, total: number): Promise<number> {
+  const before = cpuMicros(pid);
+  await revalidate(url, key, etag, total);
+  return (cpuMicros(pid) - before) / total;
+}
+
 /** A bare Fastify process answering the same 304 (bare-fastify.ts). */
-async function startBareFastify(): Promise<{ url: string; stop(): void }> {
+async function startBareFastify(): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(__dirname, 'bare-fastify.js'), String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -70,28 +85,35 @@ async function startBareFastify(): Promise<{ url: string; stop(): void }> {
     child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     child.on('exit', (code) => reject(new Error(`bare Fastify exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}/api/v2/brain`, stop: () => child.kill('SIGKILL') };
+  return { url: `http://127.0.0.1:${port}/api/v2/brain`, pid: child.pid!, stop: () => child.kill('SIGKILL') };
 }
 
 /**
  * Memex's 304 beside a bare Fastify route's, alternating twice so that neither side has the
  * machine's quieter moment to itself: the ratio of the two (goal ≥ 0.8 ×).
  */
-async function besideBareFastify(url: string, key: string, etag: string): Promise<void> {
+async function besideBareFastify(url: string, key: string, etag: string, pid: number): Promise<void> {
   const bare = await startBareFastify();
   const memex: number[] = [];
   const baseline: number[] = [];
+  let liveCpu = 0;
+  let bareCpu = 0;
   try {
     for (let round = 0; round < 2; round += 1) {
       memex.push((await revalidate(url, key, etag, 10_000)).rate);
       baseline.push((await revalidate(bare.url, key, '"bench-brain-tag"', 10_000)).rate);
     }
+    liveCpu = await cpuPerRequest(pid, url.replace('/api/v2/brain', '/health/live'), key, '', 20_000);
+    bareCpu = await cpuPerRequest(bare.pid, bare.url, key, '"bench-brain-tag"', 20_000);
   } finally {
     bare.stop();
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   console.log(
     `  beside a bare Fastify 304 (same client, alternating twice): Memex ${memex.map((r) => fmt(r, 0)).join(' / ')} req/s, bare Fastify ${baseline.map((r) => fmt(r, 0)).join(' / ')} req/s, ratio ${fmt(sum(memex) / sum(baseline), 2)} × (goal ≥ 0.8 ×)`,
+  );
+  console.log(
+    `  /health/live, server CPU per request over 20,000: ${fmt(liveCpu, 0)} µs (goal ≤ 100 µs); bare Fastify's 304: ${fmt(bareCpu, 0)} µs`,
   );
 }
 
@@ -135,7 +157,7 @@ async function measure(count: number, mode: BenchMode = 'server'): Promise<void>
     console.log(
       `  304 revalidations: ${fmt(rate, 0)} req/s, ${fmt(notModified)} of ${fmt(total)} answered 304 (goal ≥ 5,000 req/s)`,
     );
-    if (mode === 'server' && count === 5_000) await besideBareFastify(url, server.apiKey, etag);
+    if (mode === 'server' && count === 5_000) await besideBareFastify(url, server.apiKey, etag, server.child.pid!);
     console.log(`  server peak RSS: ${fmt(server.peakRssMb(), 0)} MB`);
     if (count === 5_000) revalidations[mode] = rate;
     if (mode === 'embedded' && revalidations.server) {

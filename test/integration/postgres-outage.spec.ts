@@ -70,6 +70,8 @@ interface Tally {
   byStatus: Record<number, number>;
   /** Answers that are neither a success, a redirect nor a proper 503, with their bodies. */
   wrong: string[];
+  /** Proper 503s by route, printed: which work a loss reached despite the retries. */
+  unavailable: Record<string, number>;
   eventsSent: Set<string>;
 }
 
@@ -112,6 +114,7 @@ async function observe(tally: Tally, path: string, init: { key: string; body?: u
     const proper503 =
       status === 503 && res.body.error?.code === 'DATABASE_UNAVAILABLE' && res.headers.get('retry-after') !== null;
     if (status >= 400 && !proper503) tally.wrong.push(`${path} ${status} ${JSON.stringify(res.body)}`);
+    if (proper503) tally.unavailable[path.split('?')[0]!] = (tally.unavailable[path.split('?')[0]!] ?? 0) + 1;
   } catch (error) {
     // No answer at all: the process went away or dropped the connection.
     status = 0;
@@ -126,7 +129,7 @@ describeServerOnly('PostgreSQL connections terminated under load', 'terminates b
     const name = new URL(database.url).pathname.slice(1);
     const admin = new Client({ connectionString: SERVER_URL });
     await admin.connect();
-    const tally: Tally = { requests: 0, byStatus: {}, wrong: [], eventsSent: new Set() };
+    const tally: Tally = { requests: 0, byStatus: {}, wrong: [], unavailable: {}, eventsSent: new Set() };
     let killed = 0;
     let rounds = 0;
     const end = Date.now() + KILLING_MS;
@@ -148,7 +151,8 @@ describeServerOnly('PostgreSQL connections terminated under load', 'terminates b
       `postgres outage: ${killed} backends terminated in ${rounds} rounds over ${KILLING_MS / 1000} s; ` +
         `${tally.requests} requests: ${count((s) => s >= 200 && s < 400)} 2xx/3xx, ${count((s) => s === 503)} 503, ` +
         `${count((s) => s >= 500 && s !== 503)} other 5xx, ${count((s) => s === 0)} unanswered; ` +
-        `${tally.eventsSent.size} events sent; process restarts: ${run.child.exitCode === null ? 0 : 1}`,
+        `${tally.eventsSent.size} events sent; process restarts: ${run.child.exitCode === null ? 0 : 1}; ` +
+        `503 by route: ${JSON.stringify(tally.unavailable)}`,
     );
 
     expect(run.child.exitCode).toBeNull();

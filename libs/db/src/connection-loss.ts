@@ -49,6 +49,11 @@ export function isConnectionLoss(error: unknown): boolean {
 /** Long enough for the pool to notice its other connections of a terminated server are gone too. */
 const RETRY_PAUSE_MS = 100;
 
+/** The pause before work lost with its connection runs again. */
+export function pauseAfterConnectionLoss(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+}
+
 /**
  * Runs idempotent work (a read, a write keyed so that running it twice stores it once) and,
  * when the connection under it was lost, once more on a fresh one. Anything else, and a
@@ -59,7 +64,7 @@ export async function retryOnConnectionLoss<T>(work: () => Promise<T>): Promise<
     return await work();
   } catch (error) {
     if (!isConnectionLoss(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+    await pauseAfterConnectionLoss();
     return work();
   }
 }

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool, types, type PoolConfig } from 'pg';
+import { withReadRetry } from './read-retry-dialect';
 import type { DB } from './schema';
 
 const INT8_OID = 20;
@@ -41,5 +42,10 @@ export function createPool(options: DatabaseOptions): Pool {
 }
 
 export function createDatabase(options: DatabaseOptions): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
+  return kyselyOver(createPool(options));
+}
+
+/** Kysely over a pool, its reads retried once on a lost connection (read-retry-dialect.ts). */
+export function kyselyOver(pool: Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: withReadRetry(new PostgresDialect({ pool })) });
 }

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, PostgresDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Pool } from 'pg';
-import { typeParser } from './database';
+import { kyselyOver, typeParser } from './database';
 import type { DB } from './schema';
 
 /**
@@ -85,7 +85,7 @@ export async function openEmbeddedPool(dataDir: string): Promise<Pool> {
 /** Kysely over the embedded database in `dataDir`; `destroy()` gives its share of the pool back. */
 export async function createEmbeddedDatabase(dataDir: string): Promise<Kysely<DB>> {
   const pool = await openEmbeddedPool(dataDir);
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return kyselyOver(pool);
 }
 
 /** Whether a pool is the embedded one (one connection: nothing may wait on a second). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MemoryItemAdminRepository, isConnectionLoss, retryOnConnectionLoss } from '@memex/db';
+import { MemoryItemAdminRepository, isConnectionLoss } from '@memex/db';
 import {
   DomainError,
   brainQuerySchema,
@@ -23,12 +23,11 @@ function asJson<T>(value: unknown): T {
 
 /**
  * Domain errors are the caller's to fix and reach the model, as does a lost database
- * connection (after one more try for a read, as the HTTP routes do); anything else stays
- * internal.
+ * connection (reads were tried once more where they ran); anything else stays internal.
  */
-async function answer<T>(work: () => Promise<T>, kind: 'read' | 'write' = 'read'): Promise<T> {
+async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await (kind === 'read' ? retryOnConnectionLoss(work) : work());
+    return await work();
   } catch (caught) {
     const error = isConnectionLoss(caught) ? databaseUnavailable() : caught;
     if (error instanceof DomainError) throw memoryErrorFrom(error.code, error.message);
@@ -80,7 +79,7 @@ export class ProjectMemoryFactory {
         answer(async () => {
           const body = parseOrThrow(rememberBodySchema, input);
           return toItemView(await this.manual.remember(projectId, body));
-        }, 'write'),
+        }),
       getItem: (itemId) =>
         answer(async () => {
           const { id } = parseOrThrow(itemParamsSchema, { id: itemId });

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { contextPackBodySchema, searchQuerySchema, type ContextPackBody, type SearchQuery } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ReadOnlyRoute, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
 import { SearchService } from './search.service';
 
 /** Questions in words over the whole memory, and context packs that fit an assistant's budget. */
@@ -16,7 +16,6 @@ export class SearchController {
 
   @Post('context-pack')
   @HttpCode(200)
-  @ReadOnlyRoute()
   contextPack(@ProjectId() projectId: string, @Body(new ZodPipe(contextPackBodySchema)) body: ContextPackBody) {
     return this.search.contextPack(projectId, body);
   }

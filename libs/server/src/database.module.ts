@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Kysely, PostgresDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
 import type { Config } from '@memex/config';
 import {
@@ -23,6 +23,7 @@ import {
   SearchRepository,
   SessionRepository,
   createPool,
+  kyselyOver,
   NOTIFICATIONS,
   listenForNotifications,
   openEmbeddedPool,
@@ -83,7 +84,7 @@ const REPOSITORIES = [
     {
       provide: KYSELY,
       inject: [PG_POOL],
-      useFactory: (pool: Pool) => new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+      useFactory: (pool: Pool) => kyselyOver(pool),
     },
     ...REPOSITORIES,
   ],

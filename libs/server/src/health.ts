@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Injectable, Res, type OnModuleInit } from '@ne
 import type { FastifyReply } from 'fastify';
 import type IORedis from 'ioredis';
 import { sql, type Kysely } from 'kysely';
-import { KYSELY, retryOnConnectionLoss, type DB } from '@memex/db';
+import { KYSELY, type DB } from '@memex/db';
 import { withDeadline } from './deadline';
 import { EarlyAnswers } from './early-answers';
 import { PRODUCER_REDIS } from './queue.module';
@@ -54,8 +54,9 @@ export class HealthChecks implements OnModuleInit {
   async ready(): Promise<Readiness> {
     const redisClient = this.redis;
     const [postgres, redis] = await Promise.all([
-      // A pooled connection the server dropped is not the database being away: try a fresh one.
-      probe(() => retryOnConnectionLoss(() => sql`select 1`.execute(this.db))),
+      // A pooled connection the server dropped is not the database being away: the read is
+      // tried again on a fresh one where it runs (read-retry-dialect.ts).
+      probe(() => sql`select 1`.execute(this.db)),
       redisClient ? probe(() => redisClient.ping()) : undefined,
     ]);
     const ok = postgres.ok && (redis?.ok ?? true);

@@ -2,7 +2,6 @@ export * from './auth';
 export * from './bootstrap-http';
 export * from './config.module';
 export * from './connection-errors';
-export * from './connection-retry';
 export * from './database.module';
 export * from './deadline';
 export * from './exception.filter';

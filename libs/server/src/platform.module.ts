@@ -1,11 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { Config } from '@memex/config';
 import { ConfigModule } from './config.module';
-import { ConnectionLossRetryInterceptor } from './connection-retry';
 import { BACKGROUND_PACE, backgroundPace } from './background-pace';
 import { DatabaseModule } from './database.module';
 import { OperatorCredentials, ProjectKeyResolver } from './auth';
@@ -87,7 +86,6 @@ export class PlatformModule {
         RedactionService,
         { provide: BACKGROUND_PACE, useValue: backgroundPace(config) },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: ConnectionLossRetryInterceptor },
       ],
       exports: [
         EarlyAnswers,

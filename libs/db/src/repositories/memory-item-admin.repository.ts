@@ -13,6 +13,7 @@ import {
 } from '@memex/domain';
 import type { DB, MemoryItemsTable } from '../schema';
 import type { Pool } from 'pg';
+import { retryOnConnectionLoss } from '../connection-loss';
 import { KYSELY, PG_POOL } from '../tokens';
 import { ItemChanges } from './item-changes';
 import { itemTransaction, type ItemWriter } from './item-writer';
@@ -99,18 +100,23 @@ export class MemoryItemAdminRepository {
    * arrays as strings: a 50,000-item project is one quick prepared query.
    */
   async forBrain(projectId: string): Promise<{ items: MemoryItem[]; archived: number }> {
+    // Prepared statements on the pool, not through Kysely: reads, so retried here as Kysely's are.
     const [live, archived] = await Promise.all([
-      this.pool.query<unknown[]>({
-        name: 'memory-items.for-brain',
-        text: FOR_BRAIN_SQL,
-        values: [projectId],
-        rowMode: 'array',
-      }),
-      this.pool.query<{ n: number }>({
-        name: 'memory-items.archived-count',
-        text: ARCHIVED_COUNT_SQL,
-        values: [projectId],
-      }),
+      retryOnConnectionLoss(() =>
+        this.pool.query<unknown[]>({
+          name: 'memory-items.for-brain',
+          text: FOR_BRAIN_SQL,
+          values: [projectId],
+          rowMode: 'array',
+        }),
+      ),
+      retryOnConnectionLoss(() =>
+        this.pool.query<{ n: number }>({
+          name: 'memory-items.archived-count',
+          text: ARCHIVED_COUNT_SQL,
+          values: [projectId],
+        }),
+      ),
     ]);
     // The query reads one character more than it keeps, so a cut is known, and shown as "…"
     // even when folding its whitespace makes the text short again.
@@ -155,11 +161,13 @@ export class MemoryItemAdminRepository {
    * derives from it. Prepared, since every brain revalidation runs it and reads nothing else.
    */
   async revision(projectId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ memory_revision: number }>({
-      name: 'projects.memory-revision',
-      text: 'select memory_revision from projects where id = $1',
-      values: [projectId],
-    });
+    const { rows } = await retryOnConnectionLoss(() =>
+      this.pool.query<{ memory_revision: number }>({
+        name: 'projects.memory-revision',
+        text: 'select memory_revision from projects where id = $1',
+        values: [projectId],
+      }),
+    );
     return rows[0]?.memory_revision ?? 0;
   }
 

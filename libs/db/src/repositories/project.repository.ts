@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely } from 'kysely';
 import { generateApiKey, hashApiKey, newId, type ProjectSummary } from '@memex/domain';
-import { retryOnConnectionLoss } from '../connection-loss';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
@@ -76,16 +75,13 @@ export class ProjectRepository {
   }
 
   /** The project a live (unrevoked) key belongs to. */
-  /** Every authenticated request may ask, before any route's own retry: it retries itself. */
   async findProjectIdByKeyHash(keyHash: string): Promise<string | undefined> {
-    const row = await retryOnConnectionLoss(() =>
-      this.db
-        .selectFrom('api_keys')
-        .select('project_id')
-        .where('key_hash', '=', keyHash)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
-    );
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('project_id')
+      .where('key_hash', '=', keyHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return row?.project_id;
   }
 }
