@@ -131,7 +131,7 @@ async function measure(mode: 'ingest-api' | 'all-in-one' | 'embedded'): Promise<
         `  PostgreSQL COPY of the same ${fmt(copy.rows)} rows (same indexes, no trigger): ${fmt(copy.rowsPerSecond, 0)} rows/s; ingest ÷ COPY ${fmt(events / seconds / copy.rowsPerSecond, 2)} × (goal ≥ 0.35 ×)`,
       );
     }
-    if (mode === 'embedded') {
+    if (mode === 'embedded' && throughput['all-in-one']) {
       console.log(
         `  embedded ÷ server mode (all-in-one, same run): ${fmt(throughput.embedded! / throughput['all-in-one']!, 2)} ×`,
       );
@@ -144,8 +144,11 @@ async function measure(mode: 'ingest-api' | 'all-in-one' | 'embedded'): Promise<
 }
 
 async function main(): Promise<void> {
-  await measure('ingest-api');
-  await measure('all-in-one');
+  // BENCH_INGEST_PART=embedded runs embedded mode alone (no ratio to server mode then).
+  if (process.env.BENCH_INGEST_PART !== 'embedded') {
+    await measure('ingest-api');
+    await measure('all-in-one');
+  }
   await measure('embedded');
 }
 

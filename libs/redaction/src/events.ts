@@ -1,5 +1,5 @@
 import { addCounts, type Redacted, type RedactionCounts } from './finding';
-import type { Redactor } from './redactor';
+import type { RedactionSlice, Redactor } from './redactor';
 
 /** What a client sends as a batch (ingest's body, the hook's spool entry): the parts that are text. */
 interface EventBatchLike {
@@ -11,22 +11,23 @@ interface EventBatchLike {
  * A batch of session events with each event's content and metadata, and the branch,
  * redacted. Ids, types and times are the client's identifiers and stay as sent. The one
  * place that says what of an event is redacted, for ingest and for the hook's spool alike.
- * Event by event, giving way between them (Redactor.breathe), so a batch of large events does
+ * Event by event, giving way between them once the batch has run a slice (RedactionSlice), so a batch of large events does
  * not hold its process for the whole batch.
  */
 export async function redactEventBatch<B extends EventBatchLike>(redactor: Redactor, batch: B): Promise<Redacted<B>> {
   const counts: RedactionCounts = {};
   // Copied from the first event that changes: the usual batch holds nothing and is returned as it is.
   let events: Array<B['events'][number]> | undefined;
+  const slice = redactor.slice();
   for (const [i, event] of batch.events.entries()) {
-    await redactor.breathe();
-    const redacted = await redactEvent(redactor, event, counts);
+    await slice.breathe();
+    const redacted = await redactEvent(redactor, event, counts, slice);
     if (redacted !== event) events ??= batch.events.slice(0, i);
     events?.push(redacted);
   }
   let branch = batch.branch;
   if (branch !== undefined && redactor.mayChange(branch)) {
-    const redacted = await redactor.text(branch);
+    const redacted = await redactor.text(branch, slice);
     addCounts(counts, redacted.counts);
     branch = redacted.value;
   }
@@ -39,13 +40,14 @@ async function redactEvent<E extends EventBatchLike['events'][number]>(
   redactor: Redactor,
   event: E,
   counts: RedactionCounts,
+  slice: RedactionSlice,
 ): Promise<E> {
   if (!redactor.mayChange(event.content) && !redactor.mayChange(event.metadata)) return event;
-  const content = await redactor.text(event.content);
+  const content = await redactor.text(event.content, slice);
   addCounts(counts, content.counts);
   let metadata = event.metadata;
   if (metadata) {
-    const redacted = await redactor.value(metadata);
+    const redacted = await redactor.value(metadata, slice);
     addCounts(counts, redacted.counts);
     metadata = redacted.value;
   }

@@ -66,7 +66,7 @@ function secretlintRulesFor(text: string, gates: number): string[] {
 }
 
 /**
- * How a redactor gives way to other work of its process (see Redactor.breathe). A server
+ * How a redactor gives way to other work of its process (see RedactionSlice). A server
  * passes `() => new Promise((resolve) => setImmediate(resolve))`; a hook process, which has
  * nothing else to do, passes nothing.
  */
@@ -75,6 +75,41 @@ export interface Pacing {
   pause: () => Promise<void>;
   /** How long redaction may run before it gives way, in milliseconds. */
   sliceMs: number;
+  /** The clock, in milliseconds (performance.now unless a test gives its own). */
+  now?: () => number;
+}
+
+/**
+ * One caller's run of redaction (a batch, a text, a JSON value), which gives way once it has
+ * itself run a slice since it started or last did. Its clock is its own: between its awaits
+ * only microtasks run, so the time since its slice started is redaction's. A clock shared by
+ * the process would count other requests' work (in embedded mode, the database's queries on
+ * the same thread) and make every batch pause after it, which tripled ingest's CPU per event.
+ */
+export class RedactionSlice {
+  private readonly now: () => number;
+  private started: number;
+
+  constructor(private readonly pacing?: Pacing) {
+    this.now = pacing?.now ?? (() => performance.now());
+    this.started = this.now();
+  }
+
+  /**
+   * Gives way to the rest of the process (with the Pacing it was given) once this run has gone
+   * on for a slice; otherwise returns at once. Called between texts: a text's redaction takes
+   * time in proportion to its length (no rule backtracks), and ingest takes texts of at most
+   * 100 KB, so a slice overruns by a few milliseconds at worst. Why slices and not a worker
+   * thread: a worker would need a copy of every batch (5 MB at most) and of the operator's
+   * patterns, its own secretlint and a life cycle of its own, while a batch of 48 texts of
+   * 99,000 characters, redacted here in turns of sliceMs, lets `/health/live` and other
+   * requests through between texts at the cost of a few context switches.
+   */
+  async breathe(): Promise<void> {
+    if (!this.pacing || this.now() - this.started < this.pacing.sliceMs) return;
+    await this.pacing.pause();
+    this.started = this.now();
+  }
 }
 
 /**
@@ -92,8 +127,6 @@ export class Redactor {
   private readonly last: readonly TextRule[];
   private readonly extra: readonly TextRule[];
   private readonly allowed: (secret: string) => boolean;
-  private sliceStarted = performance.now();
-
   constructor(
     settings: RedactionSettings = NO_SETTINGS,
     private readonly pacing?: Pacing,
@@ -110,32 +143,21 @@ export class Redactor {
     await loadSecretlint();
   }
 
-  text(text: string): Promise<Redacted<string>> {
-    return this.redactText(text, this.gates(text));
+  /** A run of redaction of its own, for a caller that redacts several texts in turn (a batch). */
+  slice(): RedactionSlice {
+    return new RedactionSlice(this.pacing);
   }
 
-  private async redactText(text: string, gates: number): Promise<Redacted<string>> {
-    const findings = await this.findings(text, gates);
-    await this.breathe();
+  text(text: string, slice = this.slice()): Promise<Redacted<string>> {
+    return this.redactText(text, this.gates(text), slice);
+  }
+
+  private async redactText(text: string, gates: number, slice: RedactionSlice): Promise<Redacted<string>> {
+    const findings = await this.findings(text, gates, slice);
+    await slice.breathe();
     if (findings.length === 0) return { value: text, counts: NOTHING };
     const { text: value, applied } = applyFindings(text, findings, this.allowed);
     return { value, counts: applied.length ? countKinds(applied) : NOTHING };
-  }
-
-  /**
-   * Gives way to the rest of the process (with the Pacing it was given) once redaction has run
-   * for a slice since it last did; otherwise returns at once. Called between texts: a text's
-   * redaction takes time in proportion to its length (no rule backtracks), and ingest takes
-   * texts of at most 100 KB, so a slice overruns by a few milliseconds at worst. Why slices
-   * and not a worker thread: a worker would need a copy of every batch (5 MB at most) and of
-   * the operator's patterns, its own secretlint and a life cycle of its own, while a batch of
-   * 48 texts of 99,000 characters, redacted here in turns of sliceMs, lets `/health/live` and
-   * other requests through between texts at the cost of a few context switches.
-   */
-  async breathe(): Promise<void> {
-    if (!this.pacing || performance.now() - this.sliceStarted < this.pacing.sliceMs) return;
-    await this.pacing.pause();
-    this.sliceStarted = performance.now();
   }
 
   /** Which rules could find anything in the text (see secretGates); operators' patterns open every gate. */
@@ -144,7 +166,7 @@ export class Redactor {
   }
 
   /** What the rules find, in priority order, before overlaps, placeholders and the allow list are applied. */
-  async findings(text: string, gates = this.gates(text)): Promise<Finding[]> {
+  async findings(text: string, gates = this.gates(text), slice = this.slice()): Promise<Finding[]> {
     if (gates === 0) return [];
     const findings: Finding[] = [];
     const run = (rules: readonly TextRule[]) => {
@@ -153,7 +175,7 @@ export class Redactor {
     run(FIRST);
     const names = secretlintRulesFor(text, gates);
     if (names.length > 0) {
-      findings.push(...(await (await loadSecretlint()).find(text, names, () => this.breathe())));
+      findings.push(...(await (await loadSecretlint()).find(text, names, () => slice.breathe())));
     }
     run(this.last);
     return mergeOverlapsOfAKind(findings);
@@ -163,10 +185,10 @@ export class Redactor {
    * A JSON value with every string redacted (object keys too), and a string under a key that
    * names a secret (`"password": "…"`) replaced whole. Unchanged parts are returned as they were.
    */
-  async value<T>(value: T): Promise<Redacted<T>> {
+  async value<T>(value: T, slice = this.slice()): Promise<Redacted<T>> {
     if (!this.mayChange(value)) return { value, counts: NOTHING };
     const counts: RedactionCounts = {};
-    const redacted = (await this.walk(value, undefined, counts)) as T;
+    const redacted = (await this.walk(value, undefined, counts, slice)) as T;
     return { value: redacted, counts };
   }
 
@@ -187,7 +209,12 @@ export class Redactor {
     return false;
   }
 
-  private async walk(value: unknown, key: string | undefined, counts: RedactionCounts): Promise<unknown> {
+  private async walk(
+    value: unknown,
+    key: string | undefined,
+    counts: RedactionCounts,
+    slice: RedactionSlice,
+  ): Promise<unknown> {
     if (typeof value === 'string') {
       const kind = key === undefined ? undefined : fieldSecretKind(key, value);
       if (kind && !this.allowed(value)) {
@@ -197,7 +224,7 @@ export class Redactor {
       // Most strings of a JSON value are short and plain: no promise to wait for.
       const gates = this.gates(value);
       if (gates === 0) return value;
-      const redacted = await this.redactText(value, gates);
+      const redacted = await this.redactText(value, gates, slice);
       addCounts(counts, redacted.counts);
       return redacted.value;
     }
@@ -206,7 +233,7 @@ export class Redactor {
       let changed = false;
       const out: unknown[] = [];
       for (const item of value) {
-        const next = await this.walk(item, key, counts);
+        const next = await this.walk(item, key, counts, slice);
         changed ||= next !== item;
         out.push(next);
       }
@@ -218,9 +245,9 @@ export class Redactor {
     const out: Array<[string, unknown]> = [];
     for (const [k, v] of Object.entries(value)) {
       const keyGates = this.gates(k);
-      const name = keyGates === 0 ? { value: k, counts: NOTHING } : await this.redactText(k, keyGates);
+      const name = keyGates === 0 ? { value: k, counts: NOTHING } : await this.redactText(k, keyGates, slice);
       addCounts(counts, name.counts);
-      const next = await this.walk(v, k, counts);
+      const next = await this.walk(v, k, counts, slice);
       changed ||= next !== v || name.value !== k;
       out.push([name.value, next]);
     }

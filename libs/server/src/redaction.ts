@@ -6,7 +6,7 @@ import { CONFIG } from './config.module';
 import { MetricsRegistry } from './metrics';
 
 /**
- * Redaction gives way to the event loop after this long (see Redactor.breathe): a batch of
+ * Redaction gives way to the event loop after this long (see RedactionSlice): a batch of
  * 48 events of 99,000 characters is redacted in turns, with `/health/live` and other requests
  * answered between them.
  */
