@@ -33,7 +33,8 @@ runMain(async (given) => {
   const config = localAdmin
     ? { ...given, MEMEX_ADMIN_TOKEN: await ensureLocalAdminToken(given.MEMEX_LOCAL_STATE_DIR) }
     : given;
-  const app = await createHttpApp(rootModule(config, FEATURES), config);
+  // Requests and the workers share this thread: background work gives way to requests.
+  const app = await createHttpApp(rootModule(config, FEATURES, { sharesThread: true }), config);
   await app.listen({ host: config.HOST, port: config.PORT });
 
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;

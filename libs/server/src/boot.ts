@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import { embeddedDataDir } from './embedded-home';
 import { HomeLockedError, lockHome } from './home-lock';
 import { PlatformModule } from './platform.module';
+import type { ProcessShape } from './background-pace';
 import { DependencyUnavailableError, checkDependencies } from './preflight';
 
 /**
@@ -85,8 +86,8 @@ async function prepareEmbedded(config: Config): Promise<string[]> {
 class RootModule {}
 
 /** The platform plus the feature modules one process runs. */
-export function rootModule(config: Config, features: Type[]): DynamicModule {
-  return { module: RootModule, imports: [PlatformModule.forRoot(config), ...features] };
+export function rootModule(config: Config, features: Type[], shape: ProcessShape = {}): DynamicModule {
+  return { module: RootModule, imports: [PlatformModule.forRoot(config, shape), ...features] };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '@memex/config';
 import { Logger } from 'nestjs-pino';
-import { requestActivity } from './background-pace';
+import { BACKGROUND_PACE, requestActivity, type BackgroundPace } from './background-pace';
 import { DomainError, INGEST_LIMITS, decodeJsonBody } from '@memex/domain';
 import { toErrorResponse } from './exception.filter';
 import { EarlyAnswers } from './early-answers';
@@ -137,9 +137,9 @@ export async function createHttpApp(rootModule: unknown, config: Config): Promis
   fastify.addHook('onRequest', async (request) => {
     (request.raw as RouteOfRequest)[ROUTE] = request.routeOptions.url;
   });
-  // Background work in embedded mode gives way while requests are answered (BackgroundPace);
-  // server mode never waits, so its requests pay nothing for the count.
-  if (config.MEMEX_MODE === 'embedded') {
+  // Background work on this thread gives way while requests are answered (BackgroundPace);
+  // where nothing waits for them, requests pay nothing for the count.
+  if (app.get<BackgroundPace>(BACKGROUND_PACE).watchesRequests) {
     fastify.addHook('onRequest', async (_request, reply) => {
       requestActivity.inFlight += 1;
       requestActivity.lastStartedAt = Date.now();

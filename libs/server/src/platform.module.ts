@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { Config } from '@memex/config';
 import { ConfigModule } from './config.module';
-import { BACKGROUND_PACE, backgroundPace } from './background-pace';
+import { BACKGROUND_PACE, backgroundPace, type ProcessShape } from './background-pace';
 import { DatabaseModule } from './database.module';
 import { OperatorCredentials, ProjectKeyResolver } from './auth';
 import { AuthFailureLimiter } from './auth-limiter';
@@ -33,7 +33,7 @@ function withRoute(req: IncomingMessage, _res: unknown, value: object): object {
  */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: Config): DynamicModule {
+  static forRoot(config: Config, shape: ProcessShape = {}): DynamicModule {
     return {
       module: PlatformModule,
       global: true,
@@ -84,7 +84,7 @@ export class PlatformModule {
         ProjectKeyResolver,
         OperatorCredentials,
         RedactionService,
-        { provide: BACKGROUND_PACE, useValue: backgroundPace(config) },
+        { provide: BACKGROUND_PACE, useValue: backgroundPace(config, shape) },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
       ],
       exports: [
