@@ -19,6 +19,48 @@ const UNAVAILABLE = {
 describeServerOnly('PostgreSQL away', 'cuts the connection to a database server', () => {
   afterEach(() => ctx.databaseProxy.restore());
 
+  /** A read and a write (to `sessionId`) each answer 503 DATABASE_UNAVAILABLE with Retry-After. */
+  async function expectReadAndWriteUnavailable(sessionId: string): Promise<void> {
+    const key = ctx.project.apiKey;
+    for (const [path, init] of [
+      ['/api/v2/memory-items?limit=5', { key }],
+      ['/api/v2/events', { key, body: { sessionId, events: [event()] } }],
+    ] as const) {
+      const res = await request<ErrorBody>(`${ctx.server.url}${path}`, init);
+      expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
+      expect(res.headers.get('retry-after')).toBe('2');
+    }
+  }
+
+  /** Runs `work` with a superuser connection of the test's own and the app's database's name. */
+  async function asAdmin(work: (admin: Client, name: string) => Promise<void>): Promise<void> {
+    const admin = new Client({ connectionString: databaseUrl('postgres') });
+    await admin.connect();
+    try {
+      await work(admin, decodeURIComponent(new URL(ctx.database.url).pathname.slice(1)));
+    } finally {
+      await admin.end();
+    }
+  }
+
+  /** Ends the app's connections to its database: the next request must connect again. */
+  function endAppConnections(admin: Client, name: string) {
+    return admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = $2`, [
+      name,
+      ctx.databaseRole,
+    ]);
+  }
+
+  /** Waits until a write to `sessionId` is taken again. */
+  async function writesRecover(sessionId: string): Promise<void> {
+    const key = ctx.project.apiKey;
+    await waitFor(
+      async () =>
+        (await request(`${ctx.server.url}/api/v2/events`, { key, body: { sessionId, events: [event()] } })).status ===
+        202,
+    );
+  }
+
   it('answers 503 DATABASE_UNAVAILABLE with Retry-After, reads and writes alike, then recovers', async () => {
     const key = ctx.project.apiKey;
     const url = ctx.server.url;
@@ -66,96 +108,51 @@ describeServerOnly('PostgreSQL away', 'cuts the connection to a database server'
   });
 
   it('answers 503 with Retry-After, not 500, while the database refuses new connections, then recovers', async () => {
-    const key = ctx.project.apiKey;
-    const url = ctx.server.url;
-    expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
-    const name = decodeURIComponent(new URL(ctx.database.url).pathname.slice(1));
-    const admin = new Client({ connectionString: databaseUrl('postgres') });
-    await admin.connect();
-    try {
-      // Closed to new connections (SQLSTATE 55000), and the app's open ones ended: it must connect again.
-      await admin.query(`alter database "${name}" allow_connections false`);
-      await admin.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'memex'`,
-        [name],
-      );
-      for (const [path, init] of [
-        ['/api/v2/memory-items?limit=5', { key }],
-        ['/api/v2/events', { key, body: { sessionId: 'closed', events: [event()] } }],
-      ] as const) {
-        const res = await request<ErrorBody>(`${url}${path}`, init);
-        expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
-        expect(res.headers.get('retry-after')).toBe('2');
+    expect((await request(`${ctx.server.url}/api/v2/brain`, { key: ctx.project.apiKey })).status).toBe(200);
+    await asAdmin(async (admin, name) => {
+      try {
+        // Closed to new connections (SQLSTATE 55000), and the app's open ones ended.
+        await admin.query(`alter database "${name}" allow_connections false`);
+        await endAppConnections(admin, name);
+        await expectReadAndWriteUnavailable('closed');
+      } finally {
+        await admin.query(`alter database "${name}" allow_connections true`);
       }
-    } finally {
-      await admin.query(`alter database "${name}" allow_connections true`);
-      await admin.end();
-    }
-    await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
+    });
+    await writesRecover('closed');
   });
 
   it('answers 503 with Retry-After, not 500, while the app is at its connection limit, then recovers', async () => {
-    const key = ctx.project.apiKey;
-    const url = ctx.server.url;
-    expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
-    const name = decodeURIComponent(new URL(ctx.database.url).pathname.slice(1));
-    const admin = new Client({ connectionString: databaseUrl('postgres') });
-    await admin.connect();
-    try {
-      // The role may open no connection (SQLSTATE 53300), and the app's open ones ended: it must connect again.
-      await admin.query(`alter role "${ctx.databaseRole}" connection limit 0`);
-      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and usename = $2`, [
-        name,
-        ctx.databaseRole,
-      ]);
-      for (const [path, init] of [
-        ['/api/v2/memory-items?limit=5', { key }],
-        ['/api/v2/events', { key, body: { sessionId: 'at-limit', events: [event()] } }],
-      ] as const) {
-        const res = await request<ErrorBody>(`${url}${path}`, init);
-        expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
-        expect(res.headers.get('retry-after')).toBe('2');
+    expect((await request(`${ctx.server.url}/api/v2/brain`, { key: ctx.project.apiKey })).status).toBe(200);
+    await asAdmin(async (admin, name) => {
+      try {
+        // The role may open no connection (SQLSTATE 53300), and the app's open ones ended.
+        await admin.query(`alter role "${ctx.databaseRole}" connection limit 0`);
+        await endAppConnections(admin, name);
+        await expectReadAndWriteUnavailable('at-limit');
+      } finally {
+        await admin.query(`alter role "${ctx.databaseRole}" connection limit -1`);
       }
-    } finally {
-      await admin.query(`alter role "${ctx.databaseRole}" connection limit -1`);
-      await admin.end();
-    }
-    await waitFor(
-      async () =>
-        (await request(`${url}/api/v2/events`, { key, body: { sessionId: 'at-limit', events: [event()] } })).status ===
-        202,
-    );
+    });
+    await writesRecover('at-limit');
   });
 
   const noStandby = refusingServerUnavailable();
   (noStandby ? it.skip : it)(
     `answers 503 with Retry-After, not 500, while the server is starting (57P03), then recovers${noStandby ? ` [skipped: ${noStandby}]` : ''}`,
     async () => {
-      const key = ctx.project.apiKey;
-      const url = ctx.server.url;
-      expect((await request(`${url}/api/v2/brain`, { key })).status).toBe(200);
+      expect((await request(`${ctx.server.url}/api/v2/brain`, { key: ctx.project.apiKey })).status).toBe(200);
       const starting = await startRefusingServer();
       const direct = new URL(ctx.database.url);
       try {
         // The database's address now leads to a server still in recovery; the app's connections end.
         ctx.databaseProxy.redirect('127.0.0.1', starting.port);
-        for (const [path, init] of [
-          ['/api/v2/memory-items?limit=5', { key }],
-          ['/api/v2/events', { key, body: { sessionId: 'starting', events: [event()] } }],
-        ] as const) {
-          const res = await request<ErrorBody>(`${url}${path}`, init);
-          expect({ path, status: res.status, body: res.body }).toMatchObject({ path, ...UNAVAILABLE });
-          expect(res.headers.get('retry-after')).toBe('2');
-        }
+        await expectReadAndWriteUnavailable('starting');
       } finally {
         ctx.databaseProxy.redirect(direct.hostname, Number(direct.port || 5432));
         await starting.stop();
       }
-      await waitFor(
-        async () =>
-          (await request(`${url}/api/v2/events`, { key, body: { sessionId: 'starting', events: [event()] } }))
-            .status === 202,
-      );
+      await writesRecover('starting');
     },
     30_000,
   );
@@ -163,34 +160,23 @@ describeServerOnly('PostgreSQL away', 'cuts the connection to a database server'
   it('answers a write 503 with Retry-After, not 500, while the database is read-only (a failover), and reads go on', async () => {
     const key = ctx.project.apiKey;
     const url = ctx.server.url;
-    const name = decodeURIComponent(new URL(ctx.database.url).pathname.slice(1));
-    const admin = new Client({ connectionString: databaseUrl('postgres') });
-    await admin.connect();
-    const reconnect = () =>
-      admin.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'memex'`,
-        [name],
-      );
-    try {
-      // Every new connection is read-only (SQLSTATE 25006 on a write), as on a standby.
-      await admin.query(`alter database "${name}" set default_transaction_read_only = on`);
-      await reconnect();
-      await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
-      const res = await request<ErrorBody>(`${url}/api/v2/events`, {
-        key,
-        body: { sessionId: 'read-only', events: [event()] },
-      });
-      expect({ status: res.status, body: res.body }).toMatchObject(UNAVAILABLE);
-      expect(res.headers.get('retry-after')).toBe('2');
-    } finally {
-      await admin.query(`alter database "${name}" reset default_transaction_read_only`);
-      await reconnect();
-      await admin.end();
-    }
-    await waitFor(
-      async () =>
-        (await request(`${url}/api/v2/events`, { key, body: { sessionId: 'read-only', events: [event()] } })).status ===
-        202,
-    );
+    await asAdmin(async (admin, name) => {
+      try {
+        // Every new connection is read-only (SQLSTATE 25006 on a write), as on a standby.
+        await admin.query(`alter database "${name}" set default_transaction_read_only = on`);
+        await endAppConnections(admin, name);
+        await waitFor(async () => (await request(`${url}/api/v2/memory-items?limit=5`, { key })).status === 200);
+        const res = await request<ErrorBody>(`${url}/api/v2/events`, {
+          key,
+          body: { sessionId: 'read-only', events: [event()] },
+        });
+        expect({ status: res.status, body: res.body }).toMatchObject(UNAVAILABLE);
+        expect(res.headers.get('retry-after')).toBe('2');
+      } finally {
+        await admin.query(`alter database "${name}" reset default_transaction_read_only`);
+        await endAppConnections(admin, name);
+      }
+    });
+    await writesRecover('read-only');
   });
 });
