@@ -1,4 +1,5 @@
-import { INGEST_LIMITS, utf8Bytes, type RawEventInput } from '@memex/domain';
+import type { RawEventInput } from '@memex/domain';
+import { INGEST_LIMITS, utf8Bytes } from '@memex/event-rules';
 import { redactEventBatch, type Redactor } from '@memex/redaction';
 import { capContent, toBatches, type LinesRead } from '@memex/transcript';
 

@@ -20,6 +20,6 @@ export * from './search-api';
 export * from './session';
 export * from './status-lifecycle';
 export * from './storable';
-export * from './text-guards';
+export { hasUnstorableChars, isIsoInstant, jsonShape, utf8Bytes } from '@memex/event-rules';
 export * from './usage-api';
 export * from './validation';

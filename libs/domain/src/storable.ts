@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { hasUnstorableChars } from './text-guards';
+import { UNSTORABLE_MESSAGE, hasUnstorableChars } from '@memex/event-rules';
 
-export const UNSTORABLE_MESSAGE = 'must not contain NUL (U+0000) or unpaired surrogate characters';
+export { UNSTORABLE_MESSAGE } from '@memex/event-rules';
 
 /** A string schema that also refuses text PostgreSQL cannot store (see hasUnstorableChars). */
 export function storable<S extends z.ZodString>(schema: S) {

@@ -1,4 +1,5 @@
-import { INGEST_LIMITS, asClientId, type EventType, type RawEventInput } from '@memex/domain';
+import type { RawEventInput } from '@memex/domain';
+import { INGEST_LIMITS, asClientId, type EventType } from '@memex/event-rules';
 
 /**
  * Claude Code session transcripts (JSONL, one entry a line) to Memex events. The format is

@@ -1,4 +1,5 @@
-import { INGEST_LIMITS, rawEventInputSchema, type RawEventInput } from '@memex/domain';
+import type { RawEventInput } from '@memex/domain';
+import { INGEST_LIMITS, isIngestableEvent } from '@memex/event-rules';
 import { entryToEvents, newTranscriptState } from './claude-code';
 
 /** tool_use id → the call, kept between hook runs so a result read later still names its tool. */
@@ -33,7 +34,7 @@ export function eventsOfLines(lines: string[], tools: ToolMemory): LinesRead {
       branch = gitBranch;
     }
     for (const event of entryToEvents(entry, state)) {
-      if (rawEventInputSchema.safeParse(event).success) events.push(event);
+      if (isIngestableEvent(event)) events.push(event);
       else dropped += 1;
     }
   }

@@ -33,8 +33,8 @@ export async function captureTranscript(
     let tools = cursor.tools;
     if (lines.length > 0) {
       // Loaded only when the transcript grew: turning lines into events and redacting them
-      // loads the event schemas (zod) and the redaction rules, most of a hook's start-up, which
-      // a SessionStart of a new session or a hook with nothing new never needs.
+      // loads the transcript reader and the redaction rules, which a SessionStart of a new
+      // session or a hook with nothing new never needs. Neither loads zod (@memex/event-rules).
       const [{ eventsOfLines }, { Redactor }, { redactedBatches }, { redactionSettings }] = await Promise.all([
         import('@memex/transcript'),
         import('@memex/redaction'),

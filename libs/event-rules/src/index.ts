@@ -1,0 +1,2 @@
+export * from './event-rules';
+export * from './text-guards';
