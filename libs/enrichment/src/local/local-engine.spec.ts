@@ -164,6 +164,22 @@ describe('local engine: Claude Code structure', () => {
     expect(fix?.facts).toContain('Worked: `git add -f scripts/redact_secrets.py && git status`');
   });
 
+  it('takes neither a narrowed-down command nor another script of the same tool for a fix', () => {
+    const events = session()
+      .prompt('Why does the pseudo-terminal count keep growing?')
+      .bash(
+        'ls /dev/ttys* | wc -l; sysctl kern.tty.ptmx_max; sysctl kern.tty.ptmx_count',
+        'kern.tty.ptmx_max: 511',
+        true,
+      )
+      .bash('ls /dev/ttys* | wc -l', '311')
+      .bash("bun run --filter '@chkit/core' test", 'error: Cannot find package fast-glob', true)
+      .bash('bun run typecheck', 'Done')
+      .say('The count is 311 of 511.')
+      .events();
+    expect(extractLocally(events).filter((i) => / fails with /.test(i.title))).toEqual([]);
+  });
+
   it('reads a turn begun in an earlier window whole, and leaves a turn wholly before the window alone', () => {
     const events = session()
       .prompt('Why does every command pause before the prompt comes back?')

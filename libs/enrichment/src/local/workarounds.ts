@@ -20,6 +20,29 @@ function verb(command: string): string {
     .join(' ');
 }
 
+/** The words of a command, as a set. */
+function wordsOf(command: string): Set<string> {
+  return new Set(command.split(/\s+/).filter(Boolean));
+}
+
+/** How much of the failed command a retry must keep to be the same command changed. */
+const KEPT_SHARE = 2 / 3;
+
+/**
+ * Whether `retry` is `failed` changed, not another command: it keeps most of its words and
+ * adds one of its own (`git add -f x` after `git add x`). A retry that only drops parts
+ * (`ls` alone after `ls; sysctl …`, `mise run lint` after `mise run fmt && mise run lint`)
+ * narrowed down what to run, and one sharing only the program (`bun run typecheck` after
+ * `bun run test`) ran something else: neither is a fix of the failing command.
+ */
+function changes(failed: string, retry: string): boolean {
+  const before = wordsOf(failed);
+  const after = wordsOf(retry);
+  const kept = [...before].filter((w) => after.has(w)).length;
+  const added = [...after].some((w) => !before.has(w));
+  return added && kept >= KEPT_SHARE * before.size;
+}
+
 /**
  * A command that failed, then the same command changed until it worked (`git add` refused an
  * ignored file, `git add -f` took it): a gotcha of the project the next session would hit
@@ -32,7 +55,13 @@ export function workarounds(events: readonly EngineEvent[]): Proposal[] {
     if (!command || !error || isJunkTitle(error)) return [];
     const retry = events.slice(i + 1, i + 1 + LOOKAHEAD).find((e) => {
       const c = e.type === 'command' ? firstLine(e) : undefined;
-      return c !== undefined && c !== command && verb(c) === verb(command) && errorLine(e) === undefined;
+      return (
+        c !== undefined &&
+        c !== command &&
+        verb(c) === verb(command) &&
+        changes(command, c) &&
+        errorLine(e) === undefined
+      );
     });
     if (!retry) return [];
     const fixed = firstLine(retry)!;
