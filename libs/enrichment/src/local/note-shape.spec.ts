@@ -61,6 +61,22 @@ describe('notes, not fragments', () => {
   });
 });
 
+describe('a turn’s headline', () => {
+  it('is never a line that points back, which has no subject in the brain', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('Fix the SSE parser, it drops events that span two chunks.')
+        .edit('app/lib/streaming/sse-parser.ts')
+        .say(
+          "That's expected since the parser split events on every chunk it read. " +
+            'The SSE parser now buffers partial lines across chunk boundaries.',
+        ),
+    );
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.filter((i) => /^That/.test(i.title))).toEqual([]);
+  });
+});
+
 describe('the person’s rules', () => {
   it('keeps the reason given after a veto', () => {
     const [rule] = userRules(
@@ -79,5 +95,15 @@ describe('the person’s rules', () => {
 
   it('takes a hedged view for no decision of its own', () => {
     expect(userRules("do we need something for that? i don't think we need a Dockerfile")).toEqual([]);
+  });
+
+  it('takes a sentence that points back for no rule: alone it has no subject', () => {
+    const prompt =
+      'Can we create a release script that does not override the dependencies itself? ' +
+      'This might make the script much simpler and I want to test this first. ' +
+      'Also I am thinking to start publishing the cli to chkit instead of the scoped name.';
+    expect(userRules(prompt)).toEqual([]);
+    // The same choices with their subject named are kept.
+    expect(userRules('We will publish the cli to chkit instead of the scoped name.')[0]?.type).toBe('Decision');
   });
 });

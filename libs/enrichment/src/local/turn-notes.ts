@@ -134,7 +134,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
 
   const closing = all.filter((l) => l.closing);
   const type = typeOf(turn, closing, changed);
-  const usable = (l: Line) => !isJunkTitle(titleAndRest(l.text).title);
+  // A headline that points back ("That's expected since …") has no subject in the brain.
+  const usable = (l: Line) => !isJunkTitle(titleAndRest(l.text).title) && !leansOnWhatCameBefore(l.text);
   // The headline says what the note is about: a fix its cause, even when the cause was found mid-turn.
   const [head] = [
     ...pick(closing, (l) => usable(l) && l.headline && hasCue(l.text, TITLE_CUE[type]), 1),

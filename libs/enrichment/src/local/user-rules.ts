@@ -2,7 +2,7 @@ import type { ItemType } from '@memex/domain';
 import { isJunkTitle } from '../junk-title';
 import { significantWords } from '../text';
 import { sentences } from '@memex/entities';
-import { cleanSentence } from './salience';
+import { cleanSentence, leansOnWhatCameBefore } from './salience';
 
 export interface UserRule {
   type: Extract<ItemType, 'Convention' | 'Decision'>;
@@ -64,6 +64,8 @@ export function userRules(prompt: string): UserRule[] {
     const text = asRule(cleanSentence(quote));
     // A question, or pasted output, states no rule.
     if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
+    // "This might make the script simpler", "Also I am thinking …": alone it has no subject.
+    if (leansOnWhatCameBefore(text)) return;
     if (MOMENTARY.test(text)) return;
     // "Nothing else for now" names no rule on its own.
     if (significantWords(text).length < 3) return;
