@@ -6,7 +6,7 @@ import {
   type ContextPackView,
   type MemoryPort,
 } from '@memex/mcp';
-import type { BrainView, SummaryView } from '@memex/brain';
+import type { BrainView, SummaryView } from '@memex/domain';
 import type { ItemDetailView, ItemPageView, ItemView, SearchResponseView } from '@memex/domain';
 import { HttpFailure, type MemexHttp } from './memex-http';
 

@@ -12,12 +12,9 @@ export type {
   StoredEventView as StoredEvent,
 } from '../../../libs/domain/src/api-views';
 
-export interface BrainMeta {
-  tokenEstimate: number;
-  itemsLoaded: number;
-  brainHash: string;
-  layers: Record<'layer0' | 'layer1' | 'layer2' | 'layer3', { items: number; tokens: number }>;
-}
+import type { BrainView } from '../../../libs/domain/src/brain-views';
+/** What the brain page reads of `GET /api/v2/brain`. */
+export type BrainMeta = Pick<BrainView, 'tokenEstimate' | 'itemsLoaded' | 'brainHash' | 'layers'>;
 
 export type {
   ChangePageView,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dedupGroup, type ItemType, type MemoryItem } from '@memex/domain';
+import { dedupGroup, type Brain, type BrainTreeNode, type ItemType, type MemoryItem } from '@memex/domain';
 import { classify } from './classify';
 import { byScore, ageDays } from './scoring';
 import { compactLine, inline, richLine } from './render';
@@ -16,43 +16,6 @@ export interface BrainOptions {
    * so an estimator must not count a text as more than its lines together.
    */
   estimateTokens?: (text: string) => number;
-}
-
-export interface BrainTreeNode {
-  name: string;
-  path: string;
-  items: number;
-  children: BrainTreeNode[];
-}
-
-export interface LayerStats {
-  items: number;
-  tokens: number;
-  /** Room the layer had left when it was filled (it flowed down, or went unused). */
-  unused: number;
-}
-
-export interface Brain {
-  document: string;
-  tokenEstimate: number;
-  /** Items shown in Layers 1 and 2. */
-  itemsLoaded: number;
-  schemaKeys: string[];
-  brainHash: string;
-  tree: BrainTreeNode[];
-  layers: { layer0: LayerStats; layer1: LayerStats; layer2: LayerStats; layer3: LayerStats };
-  /** Ids of the items shown in Layers 1 and 2, in document order. */
-  included: string[];
-}
-
-/** `GET /api/v2/brain` (and the MCP brain): the brain without its bookkeeping. */
-export type BrainView = Omit<Brain, 'included'>;
-
-/** `GET /api/v2/brain/summary`: the CLAUDE.md summary. */
-export interface SummaryView {
-  document: string;
-  tokenEstimate: number;
-  brainHash: string;
 }
 
 /** Below this the title, date line and footer alone could not fit. */

@@ -1,5 +1,6 @@
 export * from './api-key';
 export * from './api-views';
+export * from './brain-views';
 export * from './domain-error';
 export * from './hygiene-api';
 export * from './hygiene-views';

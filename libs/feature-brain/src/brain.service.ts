@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import { assembleBrain, assembleSummary, type BrainView, type SummaryView } from '@memex/brain';
+import { assembleBrain, assembleSummary } from '@memex/brain';
+import type { BrainView, SummaryView } from '@memex/domain';
 import { MemoryItemAdminRepository, ProjectRepository } from '@memex/db';
 import { RevisionCache } from './revision-cache';
 import { CONFIG, SHARED_CACHE, TtlCache, type SharedCache } from '@memex/server';

@@ -1,4 +1,4 @@
-import type { BrainView, SummaryView } from '@memex/brain';
+import type { BrainView, SummaryView } from '@memex/domain';
 import type { ContextPackBody, ItemType, ItemView, SearchResponseView } from '@memex/domain';
 import type { ContextPack } from '@memex/search';
 

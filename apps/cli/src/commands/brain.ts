@@ -1,4 +1,4 @@
-import type { BrainView } from '@memex/brain';
+import type { BrainView } from '@memex/domain';
 import { Api } from '../api';
 import { intFlag, parseCommand } from '../args';
 import { usageError } from '../cli-error';
