@@ -21,6 +21,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { HttpRecorder } from '../support/http-recorder';
 import { MEMEX_BIN, freePort, runCli, type CliRun } from '../support/processes';
 import { useTestApp } from '../support/use-test-app';
+import { waitFor } from '../support/wait';
 import { request } from '../support/http';
 import { ADMIN_TOKEN } from '../support/test-app';
 import { mergeClaudeSettings } from '@memex/claude-hooks';
@@ -143,7 +144,7 @@ describe('memex hook, with Memex up', () => {
     });
   });
 
-  it('SessionStart captures the transcript so far and prints the brain as additional context', async () => {
+  it('SessionStart prints the brain as additional context, and a process of its own stores the transcript so far', async () => {
     // The first half, and a line Claude Code is still writing.
     const half = SPLIT;
     const partial = session.lines[half]!.slice(0, 40);
@@ -162,8 +163,8 @@ describe('memex hook, with Memex up', () => {
 
     const firstHalf = transcriptToEvents(session.lines.slice(0, half).join('\n')).length;
     expect(firstHalf).toBeGreaterThan(0);
+    await waitFor(async () => (await storedEvents(session)).total === firstHalf && spooled(session).length === 0);
     expect(await storedEvents(session)).toEqual({ total: firstHalf, distinct: firstHalf });
-    expect(spooled(session)).toEqual([]);
   });
 
   it('PostToolUse reads on from where it stopped, the half-written line included, and never twice', async () => {
@@ -216,6 +217,33 @@ describe('memex hook, with Memex up', () => {
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(await completedAt(own)).toBeInstanceOf(Date);
     expect(spooled(own)).toEqual([]);
+  });
+
+  it('SessionStart prints the brain without waiting for the transcript to be sent; what cannot be sent waits in the spool', async () => {
+    // The events endpoint answers 1.5 s late, the brain at once.
+    const slow = await new HttpRecorder(ctx.server.url).hold('POST', '/api/v2/events', 1500).start();
+    try {
+      const resumed = newSession();
+      writeFileSync(resumed.transcript, `${resumed.lines.join('\n')}\n`);
+      const run = await hook(resumed, 'SessionStart', { MEMEX_URL: slow.url });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(context(run).additionalContext).toContain('# Project brain');
+      // The hook has printed and exited while the server still holds the events it was handed.
+      expect(slow.exchanges.filter((e) => e.method === 'POST')).toEqual([]);
+      await waitFor(async () => (await storedEvents(resumed)).total === ALL_EVENTS && spooled(resumed).length === 0);
+      expect(await storedEvents(resumed)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+    } finally {
+      await slow.stop();
+    }
+
+    const offline = newSession();
+    writeFileSync(offline.transcript, `${offline.lines.join('\n')}\n`);
+    const down = await hook(offline, 'SessionStart', { MEMEX_URL: `http://127.0.0.1:${await freePort()}` });
+    expect(down).toMatchObject({ code: 0, stdout: '' });
+    await waitFor(() => spooled(offline).length > 0);
+    expect(await storedEvents(offline)).toEqual({ total: 0, distinct: 0 });
+    expect(await hook(offline, 'PostToolUse')).toMatchObject({ code: 0, stderr: '' });
+    expect(await storedEvents(offline)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
   });
 
   it('SessionEnd of a session with nothing captured is quiet', async () => {
@@ -550,7 +578,7 @@ describe('memex hook, with Memex down', () => {
   it('gives up on a server that never answers at the budget, keeping the events', async () => {
     const session = newSession();
     writeFileSync(session.transcript, `${session.lines.join('\n')}\n`);
-    const run = await hook(session, 'SessionStart', { MEMEX_URL: `http://127.0.0.1:${hungPort}` });
+    const run = await hook(session, 'PostToolUse', { MEMEX_URL: `http://127.0.0.1:${hungPort}` });
     expect(run).toMatchObject({ code: 0, stdout: '' });
     // Bounded by the 2 s budget (plus process start); without the deadline it would hang to the test timeout.
     expect(run.ms).toBeLessThan(2500);

@@ -1,6 +1,8 @@
 import { isHookEvent } from '@memex/claude-hooks';
 import { resolveConnection } from './connection';
+import { backgroundInput } from './hook/background';
 import { hookConfig } from './hook/hook-config';
+import { readStdin } from './hook/read-input';
 import { runHook } from './hook/run-hook';
 
 /**
@@ -8,23 +10,6 @@ import { runHook } from './hook/run-hook';
  * starts a new process for every hook and waits for it, so this loads only what a hook
  * needs; the rest (transcript events, redaction) loads once there is a transcript to read.
  */
-
-/** Reads stdin to its end, or what came before the deadline. */
-function readStdin(timeoutMs: number): Promise<string> {
-  if (process.stdin.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    let data = '';
-    const done = () => {
-      clearTimeout(timer);
-      resolve(data);
-    };
-    const timer = setTimeout(done, Math.max(0, timeoutMs));
-    process.stdin.setEncoding('utf8');
-    process.stdin.on('data', (chunk: string) => (data += chunk));
-    process.stdin.once('end', done);
-    process.stdin.once('error', done);
-  });
-}
 
 /**
  * Never fails the assistant. Whatever happens it exits 0, and a hard stop at the budget's end
@@ -42,7 +27,7 @@ export async function hook(event: string | undefined, repoRoot: string): Promise
       process.stderr.write(`memex hook: unknown event ${JSON.stringify(event ?? '')}; nothing recorded\n`);
       return 0;
     }
-    const input = await readStdin(deadline - Date.now() - 100);
+    const input = backgroundInput(process.env) ?? (await readStdin(deadline - Date.now() - 100));
     const result = await runHook(event, input, resolveConnection(process.env, repoRoot), config, deadline);
     if (result.stdout) process.stdout.write(`${result.stdout}\n`);
     if (result.stderr) process.stderr.write(`${result.stderr.replace(/\s+/g, ' ')}\n`);
@@ -50,8 +35,6 @@ export async function hook(event: string | undefined, repoRoot: string): Promise
     process.stderr.write(
       `memex hook ${event}: ${(error as Error)?.message ?? String(error)}\n`.replace(/\n(?!$)/g, ' '),
     );
-  } finally {
-    process.stdin.destroy();
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { backgroundInput } from './background';
 
 export interface RedactionEnv {
   REDACT_EXTRA_PATTERNS?: string;
@@ -23,6 +24,8 @@ export interface HookConfig {
    * hook with nothing new never loads the redaction rules.
    */
   redactionEnv: RedactionEnv;
+  /** This process does the reading and sending a SessionStart handed over; it prints nothing. */
+  inBackground: boolean;
 }
 
 /** Leaves room under 2 s for the hard stop and the process's own exit. */
@@ -47,5 +50,6 @@ export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
     stateDir: env.MEMEX_HOOK_STATE_DIR ? resolve(env.MEMEX_HOOK_STATE_DIR) : join(stateHome, 'memex'),
     reflect: env.MEMEX_HOOK_REFLECT === '1',
     redactionEnv: { REDACT_EXTRA_PATTERNS: env.REDACT_EXTRA_PATTERNS, REDACT_ALLOW: env.REDACT_ALLOW },
+    inBackground: backgroundInput(env) !== undefined,
   };
 }

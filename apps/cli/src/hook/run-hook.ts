@@ -1,13 +1,15 @@
-import { parseHookPayload, type HookEvent } from '@memex/claude-hooks';
+import { parseHookPayload, type HookEvent, type HookPayload } from '@memex/claude-hooks';
 import type { Connection } from '../connection';
 import { MemexHttp } from '../memex-http';
+import { handOffToBackground, type HandOff } from './background';
 import { captureTranscript } from './capture';
 import { noteCurrentSession, projectDir } from './current-session';
 import { deliverSpool } from './deliver';
 import { trackWork } from './session-work';
 import type { HookConfig } from './hook-config';
-import { sessionContext } from './session-context';
+import { sessionContext, type SessionContext } from './session-context';
 import { Spool } from './spool';
+import { hasUnread, loadCursor } from './transcript-cursor';
 
 export interface HookResult {
   /** For Claude Code (JSON with additionalContext), when the event adds context. */
@@ -20,6 +22,11 @@ export interface HookResult {
  * One hook call: capture the transcript's new lines into the spool, then, side by side,
  * deliver the spool and fetch the context to print. Everything is bounded by `deadline`
  * (epoch ms); whatever does not fit waits in the spool for the next call.
+ *
+ * SessionStart only prints the brain: the person waits for it before the session opens, and a
+ * resumed session can hold hundreds of lines no hook has read yet. What it finds to read or
+ * send, it hands to a process of its own (`handOff`), which runs this same hook with
+ * `config.inBackground` set and prints nothing.
  */
 export async function runHook(
   event: HookEvent,
@@ -27,6 +34,7 @@ export async function runHook(
   connection: Connection,
   config: HookConfig,
   deadline: number,
+  handOff: HandOff = handOffToBackground,
 ): Promise<HookResult> {
   const parsed = parseHookPayload(input);
   if ('problem' in parsed) return { stderr: `memex hook ${event}: ${parsed.problem}; nothing recorded` };
@@ -34,15 +42,29 @@ export async function runHook(
   const remaining = () => deadline - Date.now();
   const spool = new Spool(config.stateDir, connection);
   const http = new MemexHttp(connection);
+  const printsContext = !config.inBackground;
+
+  if (event === 'SessionStart' && printsContext) {
+    const [context, work] = await Promise.all([
+      sessionContext(event, payload, http, config, remaining),
+      hasWork(payload, spool, config.stateDir),
+      noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload),
+    ]);
+    // Once the brain is in: a process starting beside the request would take the cores it needs.
+    if (work) await handOff(event, input);
+    return {
+      ...(context.stdout ? { stdout: context.stdout } : {}),
+      ...(context.problem ? { stderr: `memex hook ${event}: ${context.problem}` } : {}),
+    };
+  }
 
   const captured = await captureTranscript(event, payload, spool, config.stateDir, config.redactionEnv);
   await noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload);
   const reflection = await trackWork(config.stateDir, event, payload, captured.events, config.reflect);
   const [delivery, context] = await Promise.all([
     deliverSpool(spool, http, remaining),
-    sessionContext(event, payload, http, config, remaining),
+    printsContext ? sessionContext(event, payload, http, config, remaining) : Promise.resolve<SessionContext>({}),
   ]);
-
   const problems: string[] = [];
   if (delivery.problem) {
     problems.push(
@@ -59,4 +81,12 @@ export async function runHook(
     ...(stdout ? { stdout } : {}),
     ...(problems.length ? { stderr: `memex hook ${event}: ${problems.join('; ')}` } : {}),
   };
+}
+
+/** Transcript lines no hook has read, or requests waiting in the spool. */
+async function hasWork(payload: HookPayload, spool: Spool, stateDir: string): Promise<boolean> {
+  if (payload.transcript_path) {
+    if (await hasUnread(await loadCursor(stateDir, payload.session_id, payload.transcript_path))) return true;
+  }
+  return (await spool.pending()).length > 0;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { completeLines } from '@memex/claude-hooks';
 import type { ToolMemory } from '@memex/transcript';
@@ -36,6 +36,16 @@ export async function loadCursor(stateDir: string, sessionId: string, transcript
 
 export async function saveCursor(stateDir: string, sessionId: string, cursor: Cursor): Promise<void> {
   await writeAtomically(cursorFile(stateDir, sessionId), JSON.stringify(cursor));
+}
+
+/** Whether the transcript holds bytes the cursor has not read (or is another file than it read). */
+export async function hasUnread(cursor: Cursor): Promise<boolean> {
+  try {
+    const { size, ino } = await stat(cursor.transcriptPath);
+    return size !== cursor.offset || (cursor.inode !== undefined && cursor.inode !== ino);
+  } catch {
+    return false;
+  }
 }
 
 /**
