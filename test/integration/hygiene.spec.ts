@@ -488,9 +488,10 @@ describe('hygiene passes', () => {
       .set({ updated_at: new Date(), last_reinforced_at: new Date() })
       .where('id', '=', id)
       .execute();
-    const result = await runs.withPassLock(p, (trx) =>
+    const result = await runs.withPassLock(p, (trx, open) =>
       runs.recordPass(
         trx,
+        open,
         { id: run.id, projectId: p, mode: 'apply' },
         { items, transitions: found.transitions, proposals: [] },
       ),

@@ -1,4 +1,4 @@
-import { ItemChanges, MemoryItemAdminRepository } from '@memex/db';
+import { ItemChanges, MemoryItemAdminRepository, itemTransaction } from '@memex/db';
 import { candidateItemSchema } from '@memex/enrichment';
 import { WindowWriter } from '@memex/feature-enrichment';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
@@ -144,5 +144,74 @@ describe('the item writer', () => {
     expect(created).toMatchObject({ change: 'created', before: null, run_id: 'run-0' });
     expect(reinforced).toMatchObject({ change: 'reinforced', run_id: 'run-1' });
     expect(Object.keys(reinforced!.before as object).sort()).toEqual(Object.keys(reinforced!.after as object).sort());
+  });
+});
+
+describe("the item writer's set-wise status moves (a hygiene pass)", () => {
+  it('moves each item still as the pass read it, with its history entry, and announces once after the commit', async () => {
+    const admin = ctx.server.app.get(MemoryItemAdminRepository);
+    const actor = { actor: 'test', reason: null };
+    const kept = await admin.create(ctx.project.projectId, { ...body, title: 'Moved by the pass' }, actor);
+    const touched = await admin.create(ctx.project.projectId, { ...body, title: 'Edited meanwhile' }, actor);
+    const read = await ctx.database.db
+      .selectFrom('memory_items')
+      .select(['id', 'updated_at'])
+      .where('id', 'in', [kept.itemId, touched.itemId])
+      .execute();
+    const readMs = new Map(read.map((r) => [r.id, r.updated_at.getTime()]));
+    // Someone edits the second item after the pass read it.
+    await admin.edit(ctx.project.projectId, actor, async (tx) => {
+      await tx.lock([touched.itemId]);
+      await tx.update(touched.itemId, { title: 'Edited meanwhile, again' }, 'edited');
+    });
+    const listening = heard();
+    const revisionBefore = await revision();
+
+    const made = await itemTransaction(ctx.database.db, ctx.server.app.get(ItemChanges), async (open) => {
+      const writer = await open(ctx.project.projectId, { actorType: 'rule', actor: 'hygiene', runId: 'run-moves' });
+      const moves = [kept.itemId, touched.itemId].map((itemId) => ({
+        itemId,
+        from: 'active',
+        to: 'stale',
+        updatedMs: readMs.get(itemId) ?? null,
+        actor: 'stale-by-age',
+        reason: 'not reinforced for 90 days',
+      }));
+      const result = await writer.moveStatuses(moves);
+      // Not yet committed: nothing announced.
+      expect(listening.projects).toEqual([]);
+      return result;
+    });
+    listening.stop();
+
+    expect(made.map((m) => m.itemId)).toEqual([kept.itemId]);
+    expect(listening.projects).toEqual([ctx.project.projectId]);
+    expect(await revision()).toBe(revisionBefore + 1);
+    const statuses = await ctx.database.db
+      .selectFrom('memory_items')
+      .select(['id', 'status'])
+      .where('id', 'in', [kept.itemId, touched.itemId])
+      .execute();
+    expect(Object.fromEntries(statuses.map((s) => [s.id, s.status]))).toEqual({
+      [kept.itemId]: 'stale',
+      [touched.itemId]: 'active',
+    });
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .selectAll()
+      .where('item_id', 'in', [kept.itemId, touched.itemId])
+      .where('change', '=', 'status')
+      .execute();
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      item_id: kept.itemId,
+      actor_type: 'rule',
+      actor: 'stale-by-age',
+      reason: 'not reinforced for 90 days',
+      run_id: 'run-moves',
+      before: expect.objectContaining({ status: 'active', title: 'Moved by the pass' }),
+      after: expect.objectContaining({ status: 'stale', title: 'Moved by the pass' }),
+    });
+    expect(history[0]!.after).not.toHaveProperty('project_id');
   });
 });

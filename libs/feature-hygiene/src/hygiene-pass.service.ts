@@ -20,7 +20,7 @@ export class HygienePassService {
   /** `{ busy: true }` when another pass of the project is running: passes of one project never overlap. */
   async pass(run: HygieneRunRow, now = Date.now()): Promise<PassResult> {
     const started = performance.now();
-    const result = await this.runs.withPassLock(run.project_id, async (trx) => {
+    const result = await this.runs.withPassLock(run.project_id, async (trx, open) => {
       // A job handed to a second worker (the first stalled) may get here after the first finished.
       if ((await this.runs.statusFor(trx, run.id)) === 'completed') return null;
       // Everything in the pass's transaction: one connection, however many the database has.
@@ -31,6 +31,7 @@ export class HygienePassService {
       const transitions = found.transitions;
       const outcome = await this.runs.recordPass(
         trx,
+        open,
         { id: run.id, projectId: run.project_id, mode: run.mode },
         {
           items,

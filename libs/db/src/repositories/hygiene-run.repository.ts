@@ -15,11 +15,7 @@ import {
 import type { DB, HygieneRunsTable } from '../schema';
 import { KYSELY } from '../tokens';
 import { ItemChanges } from './item-changes';
-import { unrecordedSql } from './item-history';
-import { ItemWriter } from './item-writer';
-
-/** `- 'col' - 'col' …`: the columns item history leaves out, taken off a row's jsonb. */
-const unrecorded = unrecordedSql();
+import { itemTransaction, type OpenItemWriter } from './item-writer';
 
 export type HygieneRunRow = Selectable<HygieneRunsTable>;
 
@@ -48,9 +44,6 @@ export interface PassOutcome {
 /** Hygiene runs: their rows, the items a pass reads, and what a pass writes. */
 @Injectable()
 export class HygieneRunRepository {
-  /** The project a pass's transaction changed items of, announced once it commits. */
-  private readonly changedIn = new WeakMap<Transaction<DB>, string>();
-
   constructor(
     @Inject(KYSELY) private readonly db: Kysely<DB>,
     private readonly itemChanges: ItemChanges,
@@ -164,24 +157,20 @@ export class HygieneRunRepository {
   }
 
   /**
-   * Runs `pass` holding the project's hygiene lock, in one transaction, or returns
-   * `{ busy: true }` at once when another pass of the project holds it.
+   * Runs `pass` holding the project's hygiene lock, in one item transaction (its item writes
+   * announced once it commits), or returns `{ busy: true }` at once when another pass of the
+   * project holds it.
    */
   async withPassLock<T>(
     projectId: string,
-    pass: (trx: Transaction<DB>) => Promise<T>,
+    pass: (trx: Transaction<DB>, open: OpenItemWriter) => Promise<T>,
   ): Promise<{ busy: true } | { busy: false; value: T }> {
-    let changed: string | undefined;
-    const result = await this.db.transaction().execute(async (trx) => {
+    return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
       const { rows } = await sql<{ locked: boolean }>`
         select pg_try_advisory_xact_lock(hashtext(${`memex:hygiene:${projectId}`})) as locked`.execute(trx);
       if (!rows[0]?.locked) return { busy: true as const };
-      const value = await pass(trx);
-      changed = this.changedIn.get(trx);
-      return { busy: false as const, value };
+      return { busy: false as const, value: await pass(trx, open) };
     });
-    if (changed) this.itemChanges.announce([changed]);
-    return result;
   }
 
   /**
@@ -194,12 +183,13 @@ export class HygieneRunRepository {
   }
 
   /**
-   * Writes what a pass found, in the pass's transaction: in `apply` mode the transitions
-   * (under the project's item lock, which enrichment also takes), in `dry-run` mode only
-   * their record; the proposals either way; then the run's counts.
+   * Writes what a pass found, in the pass's transaction: in `apply` mode the moves (through the
+   * project's item writer, which takes the item lock enrichment also takes), in `dry-run` mode
+   * only their record; the proposals either way; then the run's counts.
    */
   async recordPass(
     trx: Transaction<DB>,
+    open: OpenItemWriter,
     run: { id: string; projectId: string; mode: HygieneMode },
     found: {
       items: HygieneItem[];
@@ -207,60 +197,26 @@ export class HygieneRunRepository {
       proposals: Array<{ proposal: Proposal; fingerprint: string }>;
     },
   ): Promise<PassOutcome> {
-    const updatedMs = new Map(found.items.map((i) => [i.id, i.updatedAt]));
-    const planned = found.transitions.map((t) => ({
-      change_id: newId(),
-      item_id: t.itemId,
-      from_status: t.from,
-      to_status: t.to,
-      rule: t.rule,
-      reason: t.reason,
-      updated_ms: updatedMs.get(t.itemId) ?? null,
-    }));
     const { projectId } = run;
     let applied = found.transitions;
-    if (planned.length > 0 && run.mode === 'apply') {
-      const writer = await ItemWriter.open(trx, projectId, { actorType: 'rule', actor: 'hygiene', runId: run.id });
-      // Moves only items whose status and last update are still what the pass read: one that
-      // enrichment or a person touched meanwhile is skipped, and the next pass judges it afresh.
-      // Each move gets its item-history entry (the whole item before and after, as every
-      // writer records it) and its change row in the same statement.
-      const { rows } = await sql<{ item_id: string }>`
-        with planned as (
-          select * from json_to_recordset(${JSON.stringify(planned)}::json) as p(
-            change_id text, item_id text, from_status text, to_status text, rule text, reason text, updated_ms float8)
-        ), old as (
-          select m.id, to_jsonb(m) ${unrecorded} as snapshot
-            from memory_items m join planned p on p.item_id = m.id
-           where m.project_id = ${projectId} and m.status = p.from_status
-             and (extract(epoch from m.updated_at) * 1000)::float8 = p.updated_ms
-        ), moved as (
-          update memory_items m set status = p.to_status
-            from planned p join old o on o.id = p.item_id
-           where m.id = o.id
-          returning p.*, o.snapshot as before, to_jsonb(m) ${unrecorded} as after
-        ), history as (
-          insert into item_history (project_id, item_id, change, before, after, actor_type, actor, reason, run_id)
-          select ${projectId}, item_id, 'status', before, after, 'rule', rule, reason, ${run.id}
-            from moved
-        )
-        insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)
-        select change_id, ${projectId}, ${run.id}, item_id, rule, jsonb_build_object('status', from_status),
-               jsonb_build_object('status', to_status), reason, true
-          from moved
-        returning item_id`.execute(trx);
-      const moved = new Set(rows.map((r) => r.item_id));
+    if (found.transitions.length > 0 && run.mode === 'apply') {
+      const updatedMs = new Map(found.items.map((i) => [i.id, i.updatedAt]));
+      const writer = await open(projectId, { actorType: 'rule', actor: 'hygiene', runId: run.id });
+      const made = await writer.moveStatuses(
+        found.transitions.map((t) => ({
+          itemId: t.itemId,
+          from: t.from,
+          to: t.to,
+          updatedMs: updatedMs.get(t.itemId) ?? null,
+          actor: t.rule,
+          reason: t.reason,
+        })),
+      );
+      const moved = new Set(made.map((m) => m.itemId));
       applied = found.transitions.filter((t) => moved.has(t.itemId));
-      writer.countChanges(moved.size);
-      await writer.close();
-      if (writer.changed) this.changedIn.set(trx, projectId);
-    } else if (planned.length > 0) {
-      await sql`
-        insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)
-        select p.change_id, ${projectId}, ${run.id}, p.item_id, p.rule, jsonb_build_object('status', p.from_status),
-               jsonb_build_object('status', p.to_status), p.reason, false
-          from json_to_recordset(${JSON.stringify(planned)}::json)
-            as p(change_id text, item_id text, from_status text, to_status text, rule text, reason text)`.execute(trx);
+      await this.recordChanges(trx, run, applied, true);
+    } else {
+      await this.recordChanges(trx, run, found.transitions, false);
     }
 
     const proposals = found.proposals.map(({ proposal, fingerprint }) => ({
@@ -309,6 +265,30 @@ export class HygieneRunRepository {
       .where('id', '=', run.id)
       .execute();
     return { applied, skipped: found.transitions.length - applied.length, proposals: linked.length };
+  }
+
+  /** The run's record of its moves: made (`applied`) or, in a dry run, only found. */
+  private async recordChanges(
+    trx: Transaction<DB>,
+    run: { id: string; projectId: string },
+    transitions: readonly Transition[],
+    applied: boolean,
+  ): Promise<void> {
+    if (transitions.length === 0) return;
+    const changes = transitions.map((t) => ({
+      id: newId(),
+      item_id: t.itemId,
+      from_status: t.from,
+      to_status: t.to,
+      rule: t.rule,
+      reason: t.reason,
+    }));
+    await sql`
+      insert into hygiene_changes (id, project_id, run_id, item_id, rule, before, after, reason, applied)
+      select c.id, ${run.projectId}, ${run.id}, c.item_id, c.rule, jsonb_build_object('status', c.from_status),
+             jsonb_build_object('status', c.to_status), c.reason, ${applied}
+        from json_to_recordset(${JSON.stringify(changes)}::json)
+          as c(id text, item_id text, from_status text, to_status text, rule text, reason text)`.execute(trx);
   }
 }
 

@@ -1,13 +1,31 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { newId } from '@memex/domain';
 import type { DB, MemoryItemsTable } from '../schema';
 import type { ItemChanges } from './item-changes';
-import { recordHistory, type HistoryActor } from './item-history';
+import { recordHistory, unrecordedSql, type HistoryActor } from './item-history';
 import { lockProjectItems } from './item-rows';
 import { bumpRevision } from './revision';
 
 type Row = Selectable<MemoryItemsTable>;
 export type NewItemRow = Omit<Insertable<MemoryItemsTable>, 'id' | 'project_id' | 'updated_at'>;
+
+/** Opens the writer of a project's items inside an item transaction (`itemTransaction`). */
+export type OpenItemWriter = (projectId: string, actor: HistoryActor) => Promise<ItemWriter>;
+
+/** A status move a pass decided set-wise, made only if the item is still as the pass read it. */
+export interface StatusMove {
+  itemId: string;
+  from: string;
+  to: string;
+  /** The item's `updated_at` (epoch ms) when the pass read it. */
+  updatedMs: number | null;
+  /** Who decided it, as history names them (a hygiene rule). */
+  actor: string;
+  reason: string;
+}
+
+/** `- 'col' - 'col' …`: the columns item history leaves out, taken off a row's jsonb. */
+const unrecorded = unrecordedSql();
 
 /**
  * The one way a project's memory items change. Opened in a transaction, it takes the
@@ -81,9 +99,70 @@ export class ItemWriter {
     this.changes += 1;
   }
 
-  /** Changes written by a set-wise statement of the caller's (a hygiene pass's moves), history included. */
-  countChanges(n: number): void {
-    this.changes += n;
+  /**
+   * Many status moves in one statement (a hygiene pass makes thousands), each with its history
+   * entry, the whole item before and after as `update` records it. A move is made only while the
+   * item's status and last update are what the pass read: one that enrichment or a person
+   * touched meanwhile is skipped, and the next pass judges it afresh. Returns the moves made.
+   */
+  async moveStatuses(moves: readonly StatusMove[]): Promise<StatusMove[]> {
+    if (moves.length === 0) return [];
+    const planned = moves.map((m) => ({
+      item_id: m.itemId,
+      from_status: m.from,
+      to_status: m.to,
+      updated_ms: m.updatedMs,
+      actor: m.actor,
+      reason: m.reason,
+    }));
+    const { rows } = await sql<{ item_id: string }>`
+      with planned as (
+        select * from json_to_recordset(${JSON.stringify(planned)}::json) as p(
+          item_id text, from_status text, to_status text, updated_ms float8, actor text, reason text)
+      ), old as (
+        select m.id, to_jsonb(m) ${unrecorded} as snapshot
+          from memory_items m join planned p on p.item_id = m.id
+         where m.project_id = ${this.projectId} and m.status = p.from_status
+           and (extract(epoch from m.updated_at) * 1000)::float8 = p.updated_ms
+      ), moved as (
+        update memory_items m set status = p.to_status
+          from planned p join old o on o.id = p.item_id
+         where m.id = o.id
+        returning p.item_id, p.actor, p.reason, o.snapshot as before, to_jsonb(m) ${unrecorded} as after
+      ), history as (
+        insert into item_history (project_id, item_id, change, before, after, actor_type, actor, reason, run_id)
+        select ${this.projectId}, item_id, 'status', before, after, ${this.actor.actorType}, actor, reason,
+               ${this.actor.runId ?? null}
+          from moved
+      )
+      select item_id from moved`.execute(this.trx);
+    this.changes += rows.length;
+    const moved = new Set(rows.map((r) => r.item_id));
+    return moves.filter((m) => moved.has(m.itemId));
+  }
+
+  /**
+   * Rewrites what one of the project's history entries says (`memex redact` taking a secret out
+   * of it): its snapshots and reason, never who made the change or when. Not a change to the
+   * items, so the revision stays. False when the project has no such entry.
+   */
+  async rewriteHistory(
+    entryId: string,
+    set: { before?: unknown; after?: unknown; reason?: string | null },
+  ): Promise<boolean> {
+    // History is append-only everywhere else, so its table type allows no update: this one is raw.
+    const json = (value: unknown) => (value === null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
+    const assignments = [
+      ...('before' in set ? [sql`before = ${json(set.before)}`] : []),
+      ...('after' in set ? [sql`after = ${json(set.after)}`] : []),
+      ...('reason' in set ? [sql`reason = ${set.reason ?? null}`] : []),
+    ];
+    if (assignments.length === 0) return false;
+    const { rows } = await sql`
+      update item_history set ${sql.join(assignments)}
+       where id = ${Number(entryId)} and project_id = ${this.projectId}
+      returning 1`.execute(this.trx);
+    return rows.length > 0;
   }
 
   /** Bumps the revision once for everything written. */
@@ -120,7 +199,7 @@ export class ItemWriter {
 export async function itemTransaction<T>(
   db: Kysely<DB>,
   changes: ItemChanges,
-  work: (open: (projectId: string, actor: HistoryActor) => Promise<ItemWriter>, trx: Transaction<DB>) => Promise<T>,
+  work: (open: OpenItemWriter, trx: Transaction<DB>) => Promise<T>,
 ): Promise<T> {
   const writers: ItemWriter[] = [];
   const result = await db.transaction().execute(async (trx) => {

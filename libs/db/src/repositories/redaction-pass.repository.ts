@@ -146,12 +146,20 @@ export class RedactionPassRepository {
     return itemTransaction(this.db, this.itemChanges, async (open, trx) => {
       const written: R[] = [];
       const writers = new Map<string, ItemWriter>();
+      const writerOf = async (projectId: string) => {
+        const writer = writers.get(projectId) ?? (await open(projectId, { actorType: 'operator', actor }));
+        writers.set(projectId, writer);
+        return writer;
+      };
       for (const redacted of rows) {
         if (name === 'items') {
-          const projectId = redacted.row.projectId;
-          const writer = writers.get(projectId) ?? (await open(projectId, { actorType: 'operator', actor }));
-          writers.set(projectId, writer);
-          if (await this.writeItem(writer, redacted, spec)) written.push(redacted);
+          if (await this.writeItem(await writerOf(redacted.row.projectId), redacted, spec)) written.push(redacted);
+          continue;
+        }
+        // Items and their history change only through the item writer.
+        if (name === 'history') {
+          const writer = await writerOf(redacted.row.projectId);
+          if (await writer.rewriteHistory(String(redacted.row.key), redacted.set)) written.push(redacted);
           continue;
         }
         if (spec.deleteRedacted) {
