@@ -1,4 +1,5 @@
-import type { ItemStatus, ItemType } from './memory-item';
+import type { AsJson } from './api-views';
+import type { MemoryItem } from './memory-item';
 
 // The hygiene API's answers, declared once (zod-free, like api-views.ts): the service maps its
 // rows to them, the CLI and the dashboard read them.
@@ -61,20 +62,22 @@ export interface HygieneProposalView {
 }
 
 /** What a proposal's reader compares: each item as it is now. */
-export interface ProposalItemView {
-  itemId: string;
-  type: ItemType;
-  status: ItemStatus;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  files: string[];
-  tags: string[];
-  confidence: number;
-  importance: number | null;
-  evidenceCount: number;
-  updatedAt: string;
-}
+export type ProposalItemView = AsJson<
+  Pick<
+    MemoryItem,
+    | 'itemId'
+    | 'type'
+    | 'status'
+    | 'title'
+    | 'facts'
+    | 'rationale'
+    | 'files'
+    | 'tags'
+    | 'confidence'
+    | 'importance'
+    | 'updatedAt'
+  >
+> & { evidenceCount: number };
 
 /** `GET /api/v2/hygiene/runs`. */
 export interface HygieneRunListView {

@@ -1,16 +1,11 @@
-import { ITEM_LIMITS } from '@memex/domain';
+import { ITEM_LIMITS, type MemoryItem } from '@memex/domain';
 import type { QualityProblem } from './types';
 
 /** The parts of an item a quality edit may change. */
-export interface EditableItem {
-  title: string;
-  facts: string;
-  rationale: string | null;
-  impact: string | null;
-  files: string[];
-  tags: string[];
-  confidence: number;
-}
+export type EditableItem = Pick<
+  MemoryItem,
+  'title' | 'facts' | 'rationale' | 'impact' | 'files' | 'tags' | 'confidence'
+>;
 
 /** An item without evidence keeps at most this confidence, so archive-low-confidence retires it unless it is confirmed. */
 export const UNSUPPORTED_CONFIDENCE = 0.3;
