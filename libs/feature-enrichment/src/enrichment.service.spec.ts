@@ -1,0 +1,176 @@
+import type { Config } from '@memex/config';
+import type { EnrichmentRepository, MemoryItemRepository, WindowRef } from '@memex/db';
+import type { EngineEvent } from '@memex/domain';
+import { candidateItemSchema, NO_COUNTS, type CandidateItem, type VerifiedItem } from '@memex/enrichment';
+import type { BackgroundPace } from '@memex/server';
+import { fake } from '../../../test/support/fakes';
+import type { EnrichmentMetrics } from './enrichment.metrics';
+import { EnrichmentService } from './enrichment.service';
+import type { EntityRecorder } from './entity-recorder';
+import type { ModelRead, ModelReader } from './model-reader';
+import type { WindowResult, WindowWriter } from './window-writer';
+
+const T = new Date('2026-11-26T10:00:00Z');
+const EVENTS: EngineEvent[] = [
+  {
+    seq: 1,
+    eventId: 'e1',
+    type: 'prompt',
+    timestamp: T,
+    content: 'Should money be floats or integer cents?',
+    metadata: null,
+  },
+  {
+    seq: 2,
+    eventId: 'e2',
+    type: 'response',
+    timestamp: new Date(T.getTime() + 1000),
+    content: 'We store every amount as integer cents: floats lose cents in sums.',
+    metadata: null,
+  },
+];
+
+function candidate(quote: string): CandidateItem {
+  return candidateItemSchema.parse({
+    type: 'Decision',
+    title: 'Money is integer cents',
+    facts: 'Every amount is stored as integer cents.',
+    rationale: 'Floats lose cents in sums.',
+    impact: null,
+    files: [],
+    tags: [],
+    importance: 4,
+    confidence: 0.9,
+    evidence: [{ eventId: 'e2', quote }],
+    schemaKey: 'root/money',
+    dedupHint: 'decision:money:integer-cents',
+  });
+}
+
+const counter = () => ({ inc: jest.fn() });
+
+/** A session of two events past cursor 0, read by `model` (or the local engine), written by a writer that moves the cursor. */
+function setUp({
+  lease = true,
+  model,
+  raceFirst = false,
+}: { lease?: boolean; model?: ModelRead; raceFirst?: boolean } = {}) {
+  let cursor = 0;
+  let races = raceFirst ? 1 : 0;
+  const store = fake<EnrichmentRepository>(
+    {
+      claimLease: async () => lease,
+      releaseLease: async () => undefined,
+      session: async () => ({ cursor, lastEventSeq: 2 }),
+      eventsAfter: async (_s: string, after: number) => EVENTS.filter((e) => e.seq > after),
+      eventsUpTo: async () => [],
+    },
+    'store',
+  );
+  const items = fake<MemoryItemRepository>({ liveHints: async () => [] }, 'items');
+  const windows = fake<WindowWriter>(
+    {
+      write: async (ref: WindowRef, verified: readonly VerifiedItem[]): Promise<WindowResult> => {
+        if (races > 0) {
+          races -= 1;
+          cursor = ref.newCursor; // Another run wrote this window first.
+          return { raced: true };
+        }
+        cursor = ref.newCursor;
+        return { raced: false, itemIds: verified.map((_, i) => `I${i}`), ...NO_COUNTS, created: verified.length };
+      },
+    },
+    'windows',
+  );
+  const models = fake<ModelReader>(
+    {
+      engine: model ? ({ name: 'openai' } as ModelReader['engine']) : undefined,
+      read: async () => model!,
+    },
+    'models',
+  );
+  const metrics = {
+    events: counter(),
+    items: counter(),
+    rejected: counter(),
+    windows: counter(),
+  } as unknown as EnrichmentMetrics;
+  const entities = fake<EntityRecorder>({ afterWindow: async () => true }, 'entities');
+  const pace = fake<BackgroundPace>({ watchesRequests: false, yield: async () => undefined }, 'pace');
+  const config = {
+    ENRICHMENT_WINDOW_EVENTS: 200,
+    ENRICHMENT_WINDOW_TOKENS: 100_000,
+    ENRICHMENT_SESSION_ITEMS: 15,
+    ENRICHMENT_MAX_HINTS: 20,
+  } as Config;
+  const service = new EnrichmentService(store, items, windows, models, metrics, entities, config, pace);
+  return { service, store, windows, entities, models };
+}
+
+const modelSaid = (...candidates: CandidateItem[]): ModelRead => ({
+  engine: 'openai',
+  replayed: false,
+  output: { candidates, usage: { promptTokens: 900, completionTokens: 100, totalTokens: 1000 }, calls: 1 },
+});
+
+describe('EnrichmentService.enrichSession', () => {
+  it("keeps a model's item only when its quote stands verbatim in the window, and counts the rest by reason", async () => {
+    const { service, windows } = setUp({
+      model: modelSaid(candidate('every amount as integer cents'), candidate('we agreed on BigDecimal everywhere')),
+    });
+    const report = await service.enrichSession('P1', 'S1', 'job:1');
+    expect(report).toMatchObject({
+      windows: 1,
+      events: 2,
+      created: 1,
+      rejected: 1,
+      tokens: 1000,
+      modelCalls: 1,
+      engine: 'openai',
+    });
+    expect(Object.values(report.rejectedBy)).toEqual([1]);
+    const [ref, verified] = windows.write.mock.calls[0]!;
+    expect(ref).toMatchObject({ expectedCursor: 0, newCursor: 2, actor: 'enrichment:openai', runId: 'job:1' });
+    expect(verified.map((v) => v.spans[0]!.quote)).toEqual(['every amount as integer cents']);
+  });
+
+  it('reads with the local engine when the model cannot be used, and says why', async () => {
+    const { service, windows } = setUp({
+      model: { fallback: 'daily-token-budget', usage: undefined, calls: 0 } as ModelRead,
+    });
+    const report = await service.enrichSession('P1', 'S1', 'job:1');
+    expect(report).toMatchObject({ windows: 1, fallback: 'daily-token-budget' });
+    expect(windows.write.mock.calls[0]![0].actor).toBe('enrichment:local');
+  });
+
+  it('records the entities of each window written, and holds the session while it works', async () => {
+    const { service, store, entities } = setUp();
+    await service.enrichSession('P1', 'S1', 'job:1');
+    expect(store.claimLease).toHaveBeenCalledWith('S1', 'job:1', expect.any(Number));
+    expect(entities.afterWindow).toHaveBeenCalledWith('P1', 'S1', 2, EVENTS[1]!.timestamp);
+    expect(store.releaseLease).toHaveBeenCalledWith('S1', 'job:1');
+  });
+
+  it('reads nothing while another run holds the session', async () => {
+    const { service, store, windows } = setUp({ lease: false });
+    expect(await service.enrichSession('P1', 'S1', 'job:2')).toMatchObject({ busy: true, windows: 0 });
+    expect(store.session).not.toHaveBeenCalled();
+    expect(windows.write).not.toHaveBeenCalled();
+  });
+
+  it('drops a window another run wrote first and reads on from where that run left it', async () => {
+    const { service, entities } = setUp({
+      model: modelSaid(candidate('every amount as integer cents')),
+      raceFirst: true,
+    });
+    expect(await service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ raced: 1, windows: 0 });
+    expect(entities.afterWindow).not.toHaveBeenCalled();
+  });
+
+  it('releases the session when a window fails, and lets the failure reach the job', async () => {
+    const { service, store, windows } = setUp({ model: modelSaid() });
+    windows.write.mockRejectedValueOnce(new Error('connection lost'));
+    await expect(service.enrichSession('P1', 'S1', 'job:1')).rejects.toThrow('connection lost');
+    expect(store.releaseLease).toHaveBeenCalledWith('S1', 'job:1');
+  });
+});
