@@ -5,6 +5,7 @@ import {
   type EvidenceSpan,
   type ItemStatus,
   type ItemType,
+  type MemoryItem,
   type ReinforceTarget,
   type Reinforcement,
 } from '@memex/domain';
@@ -37,25 +38,19 @@ export interface LiveItem {
 }
 
 /** What a new or reinforcing item says, as the enrichment service decided it. */
-export interface WindowItem {
-  type: ItemType;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  impact: string | null;
-  files: string[];
-  tags: string[];
-  schemaKey: string;
+export type WindowItem = Pick<
+  MemoryItem,
+  'type' | 'title' | 'facts' | 'rationale' | 'impact' | 'files' | 'tags' | 'schemaKey' | 'commitRange' | 'confidence'
+> & {
+  // An extracted item always has these, which a person's item may lack.
   dedupHint: string;
-  commitRange: string | null;
   importance: number;
-  confidence: number;
   salience: number;
   resolved: boolean;
   /** When it was resolved, as the enrichment rules say (`resolvedAtOf`), or null. */
   resolvedAt: Date | null;
   spans: EvidenceSpan[];
-}
+};
 
 type Row = Selectable<MemoryItemsTable>;
 
