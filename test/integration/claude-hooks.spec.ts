@@ -246,6 +246,23 @@ describe('memex hook, with Memex up', () => {
     expect(await storedEvents(offline)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
   });
 
+  it("says what went wrong in SessionStart's background work at the next hook, once", async () => {
+    const resumed = newSession();
+    writeFileSync(resumed.transcript, `${resumed.lines.join('\n')}\n`);
+    const start = await hook(resumed, 'SessionStart', { REDACT_EXTRA_PATTERNS: 'not json' });
+    // The session's own hook says nothing of it: the background process met it after it exited.
+    expect(start).toMatchObject({ code: 0, stderr: '' });
+    await waitFor(() => existsSync(join(resumed.stateDir, 'background-problem.json')));
+    await waitFor(async () => (await storedEvents(resumed)).total === ALL_EVENTS);
+
+    const next = await hook(resumed, 'UserPromptSubmit', { MEMEX_HOOK_CONTEXT_TOKENS: '0' });
+    expect(next.stderr.trim().split('\n')).toHaveLength(1);
+    expect(next.stderr).toMatch(
+      /^memex hook UserPromptSubmit: in the background after a SessionStart at \S+: REDACT_EXTRA_PATTERNS ignored/,
+    );
+    expect(await hook(resumed, 'Stop')).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('SessionEnd of a session with nothing captured is quiet', async () => {
     const empty = newSession();
     const run = await hook(empty, 'SessionEnd');

@@ -1,6 +1,6 @@
 import { isHookEvent } from '@memex/claude-hooks';
 import { resolveConnection } from './connection';
-import { backgroundInput } from './hook/background';
+import { takeBackgroundInput } from './hook/background';
 import { hookConfig } from './hook/hook-config';
 import { readStdin } from './hook/read-input';
 import { runHook } from './hook/run-hook';
@@ -18,7 +18,9 @@ import { runHook } from './hook/run-hook';
 export async function hook(event: string | undefined, repoRoot: string): Promise<number> {
   // A session Memex itself runs (the claude-code engine) must not be captured as one of the project's.
   if (process.env.MEMEX_HOOKS === 'off') return 0;
-  const config = hookConfig(process.env);
+  // The payload a SessionStart handed over, when this process is the one it started.
+  const handed = takeBackgroundInput(process.env, event);
+  const config = { ...hookConfig(process.env), inBackground: handed !== undefined };
   const deadline = performance.timeOrigin + config.budgetMs;
   // The budget is at most 1.8 s, so this is never later than bin/memex's own stop at 1.95 s.
   setTimeout(() => process.exit(0), Math.max(0, deadline + 150 - Date.now())).unref();
@@ -27,7 +29,7 @@ export async function hook(event: string | undefined, repoRoot: string): Promise
       process.stderr.write(`memex hook: unknown event ${JSON.stringify(event ?? '')}; nothing recorded\n`);
       return 0;
     }
-    const input = backgroundInput(process.env) ?? (await readStdin(deadline - Date.now() - 100));
+    const input = handed ?? (await readStdin(deadline - Date.now() - 100));
     const result = await runHook(event, input, resolveConnection(process.env, repoRoot), config, deadline);
     if (result.stdout) process.stdout.write(`${result.stdout}\n`);
     if (result.stderr) process.stderr.write(`${result.stderr.replace(/\s+/g, ' ')}\n`);

@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { backgroundInput } from './background';
 
 export interface RedactionEnv {
   REDACT_EXTRA_PATTERNS?: string;
@@ -50,6 +49,7 @@ export function hookConfig(env: NodeJS.ProcessEnv): HookConfig {
     stateDir: env.MEMEX_HOOK_STATE_DIR ? resolve(env.MEMEX_HOOK_STATE_DIR) : join(stateHome, 'memex'),
     reflect: env.MEMEX_HOOK_REFLECT === '1',
     redactionEnv: { REDACT_EXTRA_PATTERNS: env.REDACT_EXTRA_PATTERNS, REDACT_ALLOW: env.REDACT_ALLOW },
-    inBackground: backgroundInput(env) !== undefined,
+    // Only the process a SessionStart starts does its work in the background (hook-main).
+    inBackground: false,
   };
 }

@@ -1,7 +1,7 @@
 import { parseHookPayload, type HookEvent, type HookPayload } from '@memex/claude-hooks';
 import type { Connection } from '../connection';
 import { MemexHttp } from '../memex-http';
-import { handOffToBackground, type HandOff } from './background';
+import { handOffToBackground, keepBackgroundProblem, takeBackgroundProblem, type HandOff } from './background';
 import { captureTranscript } from './capture';
 import { noteCurrentSession, projectDir } from './current-session';
 import { deliverSpool } from './deliver';
@@ -43,19 +43,22 @@ export async function runHook(
   const spool = new Spool(config.stateDir, connection);
   const http = new MemexHttp(connection);
   const printsContext = !config.inBackground;
+  // What went wrong in a background run reaches the person through the next hook that prints.
+  const earlier = printsContext ? takeBackgroundProblem(config.stateDir) : Promise.resolve(undefined);
 
   if (event === 'SessionStart' && printsContext) {
-    const [context, work] = await Promise.all([
+    const [context, work, , before] = await Promise.all([
       sessionContext(event, payload, http, config, remaining),
-      hasWork(payload, spool, config.stateDir),
-      noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload),
+      // Neither may cost the session its brain: what they miss waits for the next hook.
+      hasWork(payload, spool, config.stateDir).catch(() => false),
+      noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload).catch(
+        () => undefined,
+      ),
+      earlier,
     ]);
     // Once the brain is in: a process starting beside the request would take the cores it needs.
     if (work) await handOff(event, input);
-    return {
-      ...(context.stdout ? { stdout: context.stdout } : {}),
-      ...(context.problem ? { stderr: `memex hook ${event}: ${context.problem}` } : {}),
-    };
+    return answer(event, context.stdout, [context.problem, before]);
   }
 
   const captured = await captureTranscript(event, payload, spool, config.stateDir, config.redactionEnv);
@@ -65,21 +68,35 @@ export async function runHook(
     deliverSpool(spool, http, remaining),
     printsContext ? sessionContext(event, payload, http, config, remaining) : Promise.resolve<SessionContext>({}),
   ]);
-  const problems: string[] = [];
-  if (delivery.problem) {
-    problems.push(
-      delivery.kept
+  const problems: Array<string | undefined> = [
+    delivery.problem &&
+      (delivery.kept
         ? `${delivery.problem}; ${delivery.kept} request(s) kept in ${spool.path} for a later hook`
-        : delivery.problem,
-    );
+        : delivery.problem),
+    context.problem !== delivery.problem ? context.problem : undefined,
+    captured.redactionProblem,
+    captured.dropped ? `${captured.dropped} transcript event(s) ingest would refuse were skipped` : undefined,
+  ];
+  if (!printsContext) {
+    // Only what the next hook will not meet again itself: a request set aside, the redaction
+    // settings, events ingest refuses. A server that is away, it will find away too.
+    const lasting = [
+      delivery.rejected ? delivery.problem : undefined,
+      captured.redactionProblem,
+      captured.dropped ? `${captured.dropped} transcript event(s) ingest would refuse were skipped` : undefined,
+    ].filter(Boolean);
+    if (lasting.length) await keepBackgroundProblem(config.stateDir, lasting.join('; '));
+    return {};
   }
-  if (context.problem && context.problem !== delivery.problem) problems.push(context.problem);
-  if (captured.redactionProblem) problems.push(captured.redactionProblem);
-  if (captured.dropped) problems.push(`${captured.dropped} transcript event(s) ingest would refuse were skipped`);
-  const stdout = reflection ?? context.stdout;
+  return answer(event, reflection ?? context.stdout, [...problems, await earlier]);
+}
+
+/** What the hook prints: context for Claude, and at most one line of problems for the person. */
+function answer(event: HookEvent, stdout: string | undefined, problems: Array<string | undefined>): HookResult {
+  const said = problems.filter((p): p is string => Boolean(p));
   return {
     ...(stdout ? { stdout } : {}),
-    ...(problems.length ? { stderr: `memex hook ${event}: ${problems.join('; ')}` } : {}),
+    ...(said.length ? { stderr: `memex hook ${event}: ${said.join('; ')}` } : {}),
   };
 }
 
