@@ -1,4 +1,4 @@
-import { ItemChanges, MemoryItemAdminRepository, itemTransaction } from '@memex/db';
+import { ItemChanges, MemoryItemAdminRepository, ProjectRepository, itemTransaction } from '@memex/db';
 import { candidateItemSchema } from '@memex/enrichment';
 import { WindowWriter } from '@memex/feature-enrichment';
 import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
@@ -213,5 +213,46 @@ describe("the item writer's set-wise status moves (a hygiene pass)", () => {
       after: expect.objectContaining({ status: 'stale', title: 'Moved by the pass' }),
     });
     expect(history[0]!.after).not.toHaveProperty('project_id');
+  });
+});
+
+describe("the item writer's history rewrite (memex redact)", () => {
+  it("rewrites its own project's entry, never another project's, and never who or when", async () => {
+    const admin = ctx.server.app.get(MemoryItemAdminRepository);
+    const item = await admin.create(
+      ctx.project.projectId,
+      { ...body, title: 'Token in history' },
+      {
+        actor: 'test',
+        reason: 'the token is ghp_x',
+      },
+    );
+    const entry = await ctx.database.db
+      .selectFrom('item_history')
+      .select(['id', 'actor', 'created_at'])
+      .where('item_id', '=', item.itemId)
+      .executeTakeFirstOrThrow();
+    const other = await new ProjectRepository(ctx.database.db).createWithKey(`other-${process.pid}`);
+    const rewrite = (projectId: string, set: Record<string, unknown>) =>
+      itemTransaction(ctx.database.db, ctx.server.app.get(ItemChanges), async (open) =>
+        (await open(projectId, { actorType: 'operator', actor: 'admin-token' })).rewriteHistory(String(entry.id), set),
+      );
+
+    expect(await rewrite(other.projectId, { reason: 'the token is [REDACTED:github-token]' })).toBe(false);
+    expect(await rewrite(ctx.project.projectId, { reason: 'the token is [REDACTED:github-token]' })).toBe(true);
+    await expect(rewrite(ctx.project.projectId, { actor: 'someone else' })).rejects.toThrow(
+      'no rewritable column actor',
+    );
+
+    const after = await ctx.database.db
+      .selectFrom('item_history')
+      .select(['reason', 'actor', 'created_at'])
+      .where('id', '=', entry.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({
+      reason: 'the token is [REDACTED:github-token]',
+      actor: entry.actor,
+      created_at: entry.created_at,
+    });
   });
 });

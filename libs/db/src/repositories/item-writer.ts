@@ -146,21 +146,19 @@ export class ItemWriter {
    * of it): its snapshots and reason, never who made the change or when. Not a change to the
    * items, so the revision stays. False when the project has no such entry.
    */
-  async rewriteHistory(
-    entryId: string,
-    set: { before?: unknown; after?: unknown; reason?: string | null },
-  ): Promise<boolean> {
-    // History is append-only everywhere else, so its table type allows no update: this one is raw.
+  async rewriteHistory(entryId: string, set: Readonly<Record<string, unknown>>): Promise<boolean> {
     const json = (value: unknown) => (value === null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
-    const assignments = [
-      ...('before' in set ? [sql`before = ${json(set.before)}`] : []),
-      ...('after' in set ? [sql`after = ${json(set.after)}`] : []),
-      ...('reason' in set ? [sql`reason = ${set.reason ?? null}`] : []),
-    ];
+    const assignments = Object.entries(set).map(([column, value]) => {
+      if (column === 'before' || column === 'after') return sql`${sql.ref(column)} = ${json(value)}`;
+      if (column === 'reason') return sql`reason = ${value === null ? null : String(value)}`;
+      // Who made a change and when are never rewritten.
+      throw new Error(`item history has no rewritable column ${column}`);
+    });
     if (assignments.length === 0) return false;
+    // History is append-only everywhere else, so its table type allows no update: this one is raw.
     const { rows } = await sql`
       update item_history set ${sql.join(assignments)}
-       where id = ${Number(entryId)} and project_id = ${this.projectId}
+       where id = ${entryId}::bigint and project_id = ${this.projectId}
       returning 1`.execute(this.trx);
     return rows.length > 0;
   }

@@ -151,6 +151,11 @@ export class RedactionPassRepository {
         writers.set(projectId, writer);
         return writer;
       };
+      // Writers take their projects' locks in one order, whatever the page's order, so two
+      // passes over the same projects never wait on each other in a circle.
+      if (name === 'items' || name === 'history') {
+        for (const projectId of [...new Set(rows.map((r) => r.row.projectId))].sort()) await writerOf(projectId);
+      }
       for (const redacted of rows) {
         if (name === 'items') {
           if (await this.writeItem(await writerOf(redacted.row.projectId), redacted, spec)) written.push(redacted);
