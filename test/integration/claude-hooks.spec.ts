@@ -246,6 +246,31 @@ describe('memex hook, with Memex up', () => {
     expect(await storedEvents(offline)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
   });
 
+  it('a prompt right after a SessionStart that handed its lines over leaves them to that process: each sent once', async () => {
+    // As `claude -p` does: the prompt's hook starts as soon as SessionStart has printed.
+    const slow = await new HttpRecorder(ctx.server.url).hold('POST', '/api/v2/events', 1000).start();
+    try {
+      const resumed = newSession();
+      writeFileSync(resumed.transcript, `${resumed.lines.join('\n')}\n`);
+      const overrides = { MEMEX_URL: slow.url, MEMEX_HOOK_CONTEXT_TOKENS: '0' };
+      expect(await hook(resumed, 'SessionStart', overrides)).toMatchObject({ code: 0, stderr: '' });
+      expect(await hook(resumed, 'UserPromptSubmit', overrides)).toMatchObject({ code: 0, stderr: '' });
+      await waitFor(async () => (await storedEvents(resumed)).total === ALL_EVENTS && spooled(resumed).length === 0);
+      await waitFor(
+        () =>
+          !existsSync(join(resumed.stateDir, 'background')) ||
+          readdirSync(join(resumed.stateDir, 'background')).length === 0,
+      );
+      expect(slow.exchanges.filter((e) => e.method === 'POST' && e.path === '/api/v2/events')).toHaveLength(1);
+      // The turn's end reads on from where the background process stopped, as any hook does.
+      appendFileSync(resumed.transcript, `${resumed.lines.slice(0, 2).join('\n')}\n`);
+      expect(await hook(resumed, 'Stop', overrides)).toMatchObject({ code: 0, stderr: '' });
+      expect(await storedEvents(resumed)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it("says what went wrong in SessionStart's background work at the next hook, once", async () => {
     const resumed = newSession();
     writeFileSync(resumed.transcript, `${resumed.lines.join('\n')}\n`);

@@ -1,4 +1,5 @@
-import { unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HookEvent } from '@memex/claude-hooks';
 import { readJson, writeAtomically } from './atomic-file';
@@ -21,8 +22,8 @@ export function takeBackgroundInput(env: NodeJS.ProcessEnv, event: string | unde
   return input && event && HANDS_OVER.has(event) ? input : undefined;
 }
 
-/** Starts the rest of a hook's work elsewhere; never fails the hook that asks. */
-export type HandOff = (event: string, input: string) => Promise<void>;
+/** Starts the rest of a hook's work elsewhere; never fails the hook that asks. True when it started. */
+export type HandOff = (event: string, input: string) => Promise<boolean>;
 
 /**
  * Runs `memex hook <event>` again as a process of its own, the payload in its environment: in
@@ -32,7 +33,7 @@ export type HandOff = (event: string, input: string) => Promise<void>;
  */
 export const handOffToBackground: HandOff = async (event, input) => {
   const launcher = process.argv[1];
-  if (!launcher) return;
+  if (!launcher) return false;
   try {
     // Loaded here: every other hook run does without child_process (about 2 ms to load).
     const { spawn } = await import('node:child_process');
@@ -44,12 +45,42 @@ export const handOffToBackground: HandOff = async (event, input) => {
     });
     child.once('error', () => undefined);
     child.unref();
+    return true;
   } catch {
     // Could not start (spawn throws for some errors, reports others as 'error'): the work
     // stays where it is, the lines in the transcript and the requests in the spool, for the
     // next hook.
+    return false;
   }
 };
+
+/**
+ * A session whose new lines a background process is reading: the prompt or tool hooks that
+ * follow at once (`claude -p` sends its prompt right after SessionStart) leave the transcript
+ * to it instead of reading the same lines again. Longer than any hook lives, so a claim left
+ * by a process that died stops counting on its own.
+ */
+const CLAIM_MS = 3000;
+
+function claimFile(stateDir: string, sessionId: string): string {
+  return join(stateDir, 'background', `${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}.claim`);
+}
+
+export async function claimSession(stateDir: string, sessionId: string): Promise<void> {
+  await writeAtomically(claimFile(stateDir, sessionId), String(Date.now())).catch(() => undefined);
+}
+
+export async function releaseSession(stateDir: string, sessionId: string): Promise<void> {
+  await unlink(claimFile(stateDir, sessionId)).catch(() => undefined);
+}
+
+export async function claimedInBackground(stateDir: string, sessionId: string, now = Date.now()): Promise<boolean> {
+  try {
+    return now - (await stat(claimFile(stateDir, sessionId))).mtimeMs < CLAIM_MS;
+  } catch {
+    return false;
+  }
+}
 
 function problemFile(stateDir: string): string {
   return join(stateDir, 'background-problem.json');

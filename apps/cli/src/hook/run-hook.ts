@@ -1,10 +1,18 @@
-import { parseHookPayload, type HookEvent, type HookPayload } from '@memex/claude-hooks';
+import { completesSession, parseHookPayload, type HookEvent, type HookPayload } from '@memex/claude-hooks';
 import type { Connection } from '../connection';
 import { MemexHttp } from '../memex-http';
-import { handOffToBackground, keepBackgroundProblem, takeBackgroundProblem, type HandOff } from './background';
+import {
+  claimSession,
+  claimedInBackground,
+  handOffToBackground,
+  keepBackgroundProblem,
+  releaseSession,
+  takeBackgroundProblem,
+  type HandOff,
+} from './background';
 import { captureTranscript } from './capture';
 import { noteCurrentSession, projectDir } from './current-session';
-import { deliverSpool } from './deliver';
+import { deliverSpool, type Delivery } from './deliver';
 import { trackWork } from './session-work';
 import type { HookConfig } from './hook-config';
 import { sessionContext, type SessionContext } from './session-context';
@@ -57,15 +65,44 @@ export async function runHook(
       earlier,
     ]);
     // Once the brain is in: a process starting beside the request would take the cores it needs.
-    if (work) await handOff(event, input);
+    // The session is claimed first, so a hook that follows at once finds the claim.
+    if (work) {
+      await claimSession(config.stateDir, payload.session_id);
+      if (!(await handOff(event, input))) await releaseSession(config.stateDir, payload.session_id);
+    }
     return answer(event, context.stdout, [context.problem, before]);
   }
 
-  const captured = await captureTranscript(event, payload, spool, config.stateDir, config.redactionEnv);
+  try {
+    return await capturingHook(event, payload, spool, http, config, remaining, earlier);
+  } finally {
+    if (!printsContext) await releaseSession(config.stateDir, payload.session_id);
+  }
+}
+
+/** A hook that reads the transcript's new lines into the spool, sends it, and prints what its event adds. */
+async function capturingHook(
+  event: HookEvent,
+  payload: HookPayload,
+  spool: Spool,
+  http: MemexHttp,
+  config: HookConfig,
+  remaining: () => number,
+  earlier: Promise<string | undefined>,
+): Promise<HookResult> {
+  const printsContext = !config.inBackground;
+  // A prompt or tool hook while a background process reads the session leaves the lines and
+  // the spool to it; one that ends a turn or the session reads and sends all the same, since
+  // no hook may follow it.
+  const deferred =
+    printsContext && !completesSession(event) && (await claimedInBackground(config.stateDir, payload.session_id));
+  const captured = deferred
+    ? { events: [], dropped: 0 }
+    : await captureTranscript(event, payload, spool, config.stateDir, config.redactionEnv);
   await noteCurrentSession(config.stateDir, projectDir(process.env, payload.cwd ?? process.cwd()), payload);
   const reflection = await trackWork(config.stateDir, event, payload, captured.events, config.reflect);
   const [delivery, context] = await Promise.all([
-    deliverSpool(spool, http, remaining),
+    deferred ? Promise.resolve<Delivery>({ sent: 0, kept: 0, rejected: 0 }) : deliverSpool(spool, http, remaining),
     printsContext ? sessionContext(event, payload, http, config, remaining) : Promise.resolve<SessionContext>({}),
   ]);
   const problems: Array<string | undefined> = [
