@@ -128,6 +128,20 @@ describe('GET /api/v2/search', () => {
     }
   });
 
+  it('takes no contraction or auxiliary "do" for a match (real nonsense queries of bench:retrieval)', async () => {
+    const gc = await create({
+      type: 'Decision',
+      title: 'Auto-GC stays off in the worktree',
+      facts: "Disabling auto-GC won't lose any data, but it will cause disk bloat. Ok let's do it and create a PR.",
+    });
+    await indexed();
+    for (const q of ['who won the 1998 football world cup', 'when do tulips bloom in Holland']) {
+      const body = await search(`q=${encodeURIComponent(q)}`);
+      expect({ q, results: body.results }).toEqual({ q, results: [] });
+    }
+    expect((await search('q=disk%20bloat')).results.map((r) => r.itemId)).toContain(gc);
+  });
+
   it('takes any of a question’s words, the rarest weighing most, and says how much of it each hit matched', async () => {
     const body = await search(`q=${encodeURIComponent('why did the webhook sender lose events on a 502?')}`);
     expect(body.results[0]!.itemId).toBe(ids.webhook);

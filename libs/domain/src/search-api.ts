@@ -10,6 +10,15 @@ const booleanParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 /** Words a search query may hold: highlighting costs grow with them, and past this a query is a document. */
 export const MAX_QUERY_WORDS = 32;
 
+/**
+ * What PostgreSQL's English parser keeps of a negative contraction: "won't" is indexed as `won`
+ * (its `t` is a stop word), "isn't" as `isn`. The index cannot tell them from the word itself,
+ * so as a query's term they match any item that says "won't": "who won the 1998 world cup"
+ * found a note that disabling GC "won't lose any data". A query's term never counts them.
+ */
+export const CONTRACTION_STEMS: readonly string[] =
+  'won isn aren wasn weren hasn haven hadn doesn didn couldn wouldn shouldn mustn needn shan mightn ain'.split(' ');
+
 /** The query's words (runs of letters and digits), as full text and highlighting count them. */
 export function queryWords(text: string): string[] {
   return text.match(/[\p{L}\p{N}]+/gu) ?? [];

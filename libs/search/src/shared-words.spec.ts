@@ -14,6 +14,16 @@ describe('content words', () => {
     expect(sharesContentWord(contentStems('zzzqqq'), 'The webhook sender dropped deliveries')).toBe(false);
     expect(sharesContentWord(contentStems('what is the'), 'what is the answer')).toBe(false);
   });
+
+  it('takes no auxiliary "do" or contraction stem for a shared word', () => {
+    expect(sharesContentWord(contentStems('when do tulips bloom in Holland'), "Ok let's do 1 and create a PR")).toBe(
+      false,
+    );
+    expect(
+      sharesContentWord(contentStems('who won the 1998 football world cup'), "Disabling auto-GC won't lose any data"),
+    ).toBe(false);
+    expect(sharesContentWord(contentStems('why does the build do a clean first'), 'The build cleans first')).toBe(true);
+  });
 });
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);

@@ -1,5 +1,13 @@
 import { lexicalWords, stem } from './local-embedder';
+import { CONTRACTION_STEMS } from '@memex/domain';
 import { FUNCTION_WORDS } from './stopwords';
+
+/**
+ * Words that the embedder keeps but that say nothing of what a text is about, so sharing one
+ * is no match: the auxiliary "do" of every question ("when do tulips bloom" found "let's do 1"),
+ * which full text drops as a stop word, and what the parser keeps of "won't" or "isn't".
+ */
+const SAYS_NOTHING: ReadonlySet<string> = new Set(['do', ...CONTRACTION_STEMS]);
 
 /** A text's content words, lightly stemmed as the local embedder stems them, and its compound identifiers whole. */
 export function contentStems(text: string): Set<string> {
@@ -15,6 +23,6 @@ export function contentStems(text: string): Set<string> {
  */
 export function sharesContentWord(query: ReadonlySet<string>, text: string): boolean {
   if (query.size === 0) return false;
-  for (const word of contentStems(text)) if (query.has(word)) return true;
+  for (const word of contentStems(text)) if (query.has(word) && !SAYS_NOTHING.has(word)) return true;
   return false;
 }

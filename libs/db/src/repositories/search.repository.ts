@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely } from 'kysely';
-import { HIGHLIGHT, type ItemStatus, type ItemType, type MemoryItem, type SearchItem } from '@memex/domain';
+import {
+  CONTRACTION_STEMS,
+  HIGHLIGHT,
+  type ItemStatus,
+  type ItemType,
+  type MemoryItem,
+  type SearchItem,
+} from '@memex/domain';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
 
@@ -38,6 +45,9 @@ const MAX_CANDIDATES = 2000;
 /** Items matching only common terms that a query scores: beyond the ones matching all of them, a sample. */
 const COMMON_CANDIDATES = 300;
 
+/** The contraction stems as a one-term tsquery prints itself ('won'). */
+const CONTRACTION_TERMS = CONTRACTION_STEMS.map((s) => `'${s}'`);
+
 /** How much of the facts a snippet is cut from: highlighting cost grows with the text. */
 const HEADLINE_CHARS = 2000;
 
@@ -71,7 +81,7 @@ export class SearchRepository {
       distinct_terms as (
         select distinct on (q::text) q, boost, ord
           from raw, lateral (select case when boost > 1 then phraseto_tsquery('english', t) else plainto_tsquery('english', t) end as q) x
-         where t <> '' and numnode(x.q) > 0
+         where t <> '' and numnode(x.q) > 0 and x.q::text <> all(${CONTRACTION_TERMS}::text[])
          order by q::text, boost desc, ord
       ),
       -- A long prompt keeps its phrases and its first words, as written.
