@@ -1,13 +1,21 @@
 import { EmbeddingRepository } from '@memex/db';
-import type { ItemStatus, ItemType } from '@memex/domain';
+import { ITEM_STATUSES, ITEM_TYPES, type ItemStatus, type ItemType } from '@memex/domain';
 import { topByCosine } from '@memex/search';
 import type { VectorFilter, VectorPoint, VectorStore } from './ports';
+
+/**
+ * Each row's status and type as its index in ITEM_STATUSES and ITEM_TYPES: the filter is asked
+ * of every row of every search, and a typed array read is a fraction of a string Set lookup
+ * (about 1 ms of a search at 10,000 items).
+ */
+const STATUS_CODE = new Map<ItemStatus, number>(ITEM_STATUSES.map((s, i) => [s, i]));
+const TYPE_CODE = new Map<ItemType, number>(ITEM_TYPES.map((t, i) => [t, i]));
 
 /** One project's vectors in memory: rows back to back, with their item, status and type. */
 class ProjectVectors {
   ids: string[] = [];
-  statuses: ItemStatus[] = [];
-  types: ItemType[] = [];
+  statuses = new Uint8Array(1024);
+  types = new Uint8Array(1024);
   matrix: Float32Array;
   readonly rows = new Map<string, number>();
   generation = 0;
@@ -28,15 +36,33 @@ class ProjectVectors {
         grown.set(this.matrix);
         this.matrix = grown;
       }
+      if (row >= this.statuses.length) {
+        this.statuses = grownBytes(this.statuses);
+        this.types = grownBytes(this.types);
+      }
       this.rows.set(itemId, row);
       this.ids.push(itemId);
-      this.statuses.push(status);
-      this.types.push(type);
     }
-    this.statuses[row] = status;
-    this.types[row] = type;
+    this.statuses[row] = STATUS_CODE.get(status)!;
+    this.types[row] = TYPE_CODE.get(type)!;
     if (vector.length === this.dimensions) this.matrix.set(vector, row * this.dimensions);
   }
+}
+
+function grownBytes(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const grown = new Uint8Array(bytes.length * 2);
+  grown.set(bytes);
+  return grown;
+}
+
+/** Which codes a filter takes: 1 at each code of `values`. */
+function codeSet<T>(values: readonly T[], codes: Map<T, number>): Uint8Array {
+  const set = new Uint8Array(codes.size);
+  for (const v of values) {
+    const code = codes.get(v);
+    if (code !== undefined) set[code] = 1;
+  }
+  return set;
 }
 
 /** How many projects' vectors one process keeps (least recently searched dropped first). */
@@ -84,14 +110,16 @@ export class PostgresVectorStore implements VectorStore {
     filter: VectorFilter,
   ): Promise<Array<{ itemId: string; score: number }>> {
     const project = await this.refreshed(projectId);
-    const statuses = new Set(filter.statuses);
-    const types = filter.types ? new Set(filter.types) : null;
+    const statuses = codeSet(filter.statuses, STATUS_CODE);
+    const types = filter.types ? codeSet(filter.types, TYPE_CODE) : null;
+    const rowStatuses = project.statuses;
+    const rowTypes = project.types;
     const hits = topByCosine(
       vector,
       project.matrix,
       project.ids.length,
       filter.limit,
-      (row) => statuses.has(project.statuses[row]!) && (types === null || types.has(project.types[row]!)),
+      (row) => statuses[rowStatuses[row]!] === 1 && (types === null || types[rowTypes[row]!] === 1),
     );
     return hits.map((h) => ({ itemId: project.ids[h.row]!, score: h.score }));
   }

@@ -43,6 +43,36 @@ describe('topByCosine', () => {
     );
   });
 
+  it('scores a sparse query (the local embedder’s) to the last bit as the dense loop does', () => {
+    /** The dense loop's own order: four sums by slot modulo 4, the tail into the first. */
+    const dense = (query: Float32Array, matrix: Float32Array, row: number) => {
+      const dims = query.length;
+      const tail = dims - (dims % 4);
+      const sums = [0, 0, 0, 0];
+      for (let i = 0; i < dims; i++) sums[i < tail ? i % 4 : 0]! += query[i]! * matrix[row * dims + i]!;
+      return sums[0]! + sums[1]! + sums[2]! + sums[3]!;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 8, max: 70 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.infiniteStream(fc.float({ min: -1, max: 1, noNaN: true })),
+        fc.infiniteStream(fc.integer({ min: 0, max: 9 })),
+        (dims, count, values, dice) => {
+          // At most a quarter of the slots set: the sparse path.
+          const query = new Float32Array(dims);
+          for (let n = 0; n < Math.floor(dims / 4); n++) query[(dice.next().value * 7) % dims] = values.next().value;
+          const matrix = Float32Array.from({ length: dims * count }, () => values.next().value);
+          const expected = Array.from({ length: count }, (_, row) => ({ row, score: dense(query, matrix, row) }))
+            .sort((a, b) => b.score - a.score || a.row - b.row)
+            .slice(0, 5);
+          expect(topByCosine(query, matrix, count, 5)).toEqual(expected);
+        },
+      ),
+      { numRuns: 300, endOnFailure: true },
+    );
+  });
+
   it('returns every row when k is larger than count, and none for k = 0', () => {
     const query = Float32Array.of(1, 0);
     const matrix = Float32Array.of(0, 1, 1, 0, 0.6, 0.8);

@@ -34,20 +34,42 @@ export function topByCosine(
   let filled = 0;
   const tail = dims - (dims % 4);
 
+  // The local embedder's vectors are sparse (a query's few words and n-grams hash to a few
+  // dozen of 256 slots): such a query is multiplied at its non-zero slots only, a tenth of the
+  // work. Each product goes to the same one of four sums, in the same order, as in the dense
+  // loop, and a zero product adds nothing, so both give the same scores to the last bit.
+  const nonZero: number[] = [];
+  for (let i = 0; i < dims; i++) if (query[i] !== 0) nonZero.push(i);
+  const sparse = nonZero.length * 4 <= dims;
+  const at = Int32Array.from(nonZero);
+  const weight = Float64Array.from(nonZero, (i) => query[i]!);
+  const lane = Uint8Array.from(nonZero, (i) => (i < tail ? i & 3 : 0));
+
   for (let row = 0, base = 0; row < count; row++, base += dims) {
     if (accept !== undefined && !accept(row)) continue;
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
     let s3 = 0;
-    let i = 0;
-    for (; i < tail; i += 4) {
-      s0 += query[i]! * matrix[base + i]!;
-      s1 += query[i + 1]! * matrix[base + i + 1]!;
-      s2 += query[i + 2]! * matrix[base + i + 2]!;
-      s3 += query[i + 3]! * matrix[base + i + 3]!;
+    if (sparse) {
+      for (let n = 0; n < at.length; n++) {
+        const product = weight[n]! * matrix[base + at[n]!]!;
+        const l = lane[n];
+        if (l === 0) s0 += product;
+        else if (l === 1) s1 += product;
+        else if (l === 2) s2 += product;
+        else s3 += product;
+      }
+    } else {
+      let i = 0;
+      for (; i < tail; i += 4) {
+        s0 += query[i]! * matrix[base + i]!;
+        s1 += query[i + 1]! * matrix[base + i + 1]!;
+        s2 += query[i + 2]! * matrix[base + i + 2]!;
+        s3 += query[i + 3]! * matrix[base + i + 3]!;
+      }
+      for (; i < dims; i++) s0 += query[i]! * matrix[base + i]!;
     }
-    for (; i < dims; i++) s0 += query[i]! * matrix[base + i]!;
     const score = s0 + s1 + s2 + s3;
 
     if (filled < size) {
