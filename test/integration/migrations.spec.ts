@@ -34,6 +34,21 @@ describe('embedded database bootstrap', () => {
       await reopened.destroy();
     }
   });
+
+  it('leaves the full-text indexes that requests read without a pending list', async () => {
+    const db = await createEmbeddedDatabase(join(home, 'pgdata'));
+    try {
+      const { rows } = await sql<{ name: string; options: string[] | null }>`
+        select relname as name, reloptions as options from pg_class
+         where relname in ('memory_items_search_idx', 'entities_error_words_idx') order by relname`.execute(db);
+      expect(rows).toEqual([
+        { name: 'entities_error_words_idx', options: ['fastupdate=off'] },
+        { name: 'memory_items_search_idx', options: ['fastupdate=off'] },
+      ]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });
 
 describeServerOnly('database bootstrap', 'creates databases on a PostgreSQL server', () => {

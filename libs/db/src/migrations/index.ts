@@ -15,7 +15,7 @@ import * as packIndexes from './0014_pack_indexes';
 import * as enrichmentLeases from './0015_enrichment_leases';
 import * as entityCursors from './0016_entity_cursors';
 import * as modelReservations from './0017_model_reservations';
-import * as searchIndexWithoutPendingList from './0018_search_index_without_pending_list';
+import * as ginWithoutPendingList from './0018_gin_without_pending_list';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -38,5 +38,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015_enrichment_leases': enrichmentLeases,
   '0016_entity_cursors': entityCursors,
   '0017_model_reservations': modelReservations,
-  '0018_search_index_without_pending_list': searchIndexWithoutPendingList,
+  '0018_gin_without_pending_list': ginWithoutPendingList,
 };
