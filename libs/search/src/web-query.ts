@@ -17,8 +17,12 @@ export interface WebQuery {
 
 // A term: a quoted phrase (closed or running to the end) or a run of non-space characters.
 // websearch_to_tsquery skips these operator characters before a term, so "(-redis" and
-// "!-redis" exclude redis as "-redis" does.
-const TERM = /[!&|()<]*(-?)(?:"([^"]*)"?|([^\s"]+))/g;
+// "!-redis" exclude redis as "-redis" does. A question quotes an error message in single or
+// curly quotes as often as in double ones ("fails with 'fatal: unable to read'"): such a span,
+// closed before a space, a punctuation mark or the end, is a phrase too. An apostrophe inside
+// a word ("git's", "won't") opens none, as a term never starts with one.
+const TERM =
+  /[!&|()<]*(-?)(?:"([^"]*)"?|'([^'\n]*[^\s'])'(?=[\s.,;:!?)]|$)|\u2018([^\u2019\n]+)\u2019|\u201c([^\u201d\n]+)\u201d?|([^\s"]+))/g;
 
 export function splitWebQuery(query: string): WebQuery {
   const sought: string[] = [];
@@ -26,7 +30,8 @@ export function splitWebQuery(query: string): WebQuery {
   const phrases: string[] = [];
   const excluded: string[] = [];
   for (const match of query.matchAll(TERM)) {
-    const [, minus, phrase, word] = match;
+    const [, minus, double, single, curly, curlyDouble, word] = match;
+    const phrase = double ?? single ?? curly ?? curlyDouble;
     const text = (phrase ?? word ?? '').trim();
     if (!text) continue;
     // websearch_to_tsquery reads a leading "-" as NOT only at the start of a term.
