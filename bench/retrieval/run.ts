@@ -57,6 +57,8 @@ interface Asked {
   stored: boolean;
   search: boolean;
   pack: boolean;
+  /** For a stored fact search's top 5 missed: the rank of its first answer among 50, if any. */
+  rank?: number | null;
 }
 
 interface Project {
@@ -126,14 +128,20 @@ async function ask(server: BenchServer, project: Project): Promise<Asked[]> {
     for (const r of results) if (states(fact, byId.get(r.itemId) ?? '')) seen.answers.push(r.scores);
     seen.questions.push(results.map((r) => ({ ...r.scores, answers: states(fact, byId.get(r.itemId) ?? '') })));
     const lines = await packLines(server, project.apiKey, q.question);
+    const stored = project.items.some((i) => states(fact, itemText(i)));
+    const search = found.some((id) => states(fact, byId.get(id) ?? ''));
+    // Why search missed: ranked just below the top 5, or not matched at all.
+    const deeper = stored && !search ? await searchResults(server, project.apiKey, q.question, 50) : [];
+    const at = deeper.findIndex((r) => states(fact, byId.get(r.itemId) ?? ''));
     out.push({
       session: labels.transcript.replace(/\.jsonl$/, ''),
       cohort: labels.cohort ?? 'before issue 25',
       fact,
       question: q.question,
-      stored: project.items.some((i) => states(fact, itemText(i))),
-      search: found.some((id) => states(fact, byId.get(id) ?? '')),
+      stored,
+      search,
       pack: lines.some((l) => states(fact, l)),
+      ...(stored && !search ? { rank: at < 0 ? null : at + 1 } : {}),
     });
   }
   return out;
@@ -195,7 +203,8 @@ function misses(asked: readonly Asked[]): void {
   console.log('\nStored facts a question did not find (search / pack):');
   for (const a of asked) {
     if (!a.stored || (a.search && a.pack)) continue;
-    const where = [a.search ? '' : 'search', a.pack ? '' : 'pack'].filter(Boolean).join('+');
+    const rank = a.rank === undefined ? '' : a.rank === null ? ', search: not among 50' : `, search rank ${a.rank}`;
+    const where = [a.search ? '' : 'search', a.pack ? '' : 'pack'].filter(Boolean).join('+') + rank;
     console.log(`  [${a.session.slice(0, 24)}] ${a.fact.id} (${where}): ${a.question}`);
   }
 }
