@@ -33,7 +33,7 @@ describe('embedded database bootstrap', () => {
     } finally {
       await reopened.destroy();
     }
-  });
+  }, 60_000);
 
   it('leaves the full-text indexes that requests read without a pending list', async () => {
     const db = await createEmbeddedDatabase(join(home, 'pgdata'));

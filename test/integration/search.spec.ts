@@ -142,6 +142,25 @@ describe('GET /api/v2/search', () => {
     expect((await search('q=disk%20bloat')).results.map((r) => r.itemId)).toContain(gc);
   });
 
+  it('weighs a word by how many items hold it now, not when it was last searched', async () => {
+    const zebra = await create({
+      type: 'ImplementationFact',
+      title: 'Zebracorn parser',
+      facts: 'The zebracorn parser reads tabs.',
+    });
+    await create({ type: 'ImplementationFact', title: 'Axolotl cache', facts: 'The axolotl cache keeps a day.' });
+    await indexed();
+    const share = async () =>
+      (await search('q=zebracorn%20axolotl&mode=fulltext')).results.find((r) => r.itemId === zebra)!.scores.fullText!;
+    const before = await share();
+    expect(await share()).toBe(before);
+    // Axolotl is now held by more items, so it weighs less and zebracorn's share of the query grows.
+    for (let i = 0; i < 4; i += 1) {
+      await create({ type: 'ImplementationFact', title: `Axolotl note ${i}`, facts: `Axolotl detail number ${i}.` });
+    }
+    expect(await share()).toBeGreaterThan(before);
+  });
+
   it('takes any of a question’s words, the rarest weighing most, and says how much of it each hit matched', async () => {
     const body = await search(`q=${encodeURIComponent('why did the webhook sender lose events on a 502?')}`);
     expect(body.results[0]!.itemId).toBe(ids.webhook);

@@ -10,6 +10,7 @@ import {
 } from '@memex/domain';
 import type { DB } from '../schema';
 import { KYSELY } from '../tokens';
+import { TermCounts } from './term-counts';
 
 export interface SearchFilter {
   statuses: readonly ItemStatus[];
@@ -54,6 +55,8 @@ const HEADLINE_CHARS = 2000;
 /** Full-text search over items (any of the query's terms, weighted by rarity) and the rows search answers with. */
 @Injectable()
 export class SearchRepository {
+  private readonly termCounts = new TermCounts();
+
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
 
   /**
@@ -67,11 +70,15 @@ export class SearchRepository {
    * (when every term is common) some matching the rarest, so a common word never makes the
    * query score thousands of rows; ties go to ts_rank_cd. Words
    * are the query's own and the parts of its code names (`memex_code_words`, as the index).
+   * A term's count is read from `termCounts` when the project's items have not changed since
+   * it was counted (the statement compares the revision), and counted otherwise.
    */
   async fullText(projectId: string, query: FullTextQuery, filter: SearchFilter, limit: number): Promise<FullTextHit[]> {
     const statuses = [...filter.statuses];
     const types = filter.types ? sql`and m.type = any(${[...filter.types]}::text[])` : sql``;
-    const { rows } = await sql<FullTextHit>`
+    const scope = JSON.stringify([projectId, statuses, filter.types ?? null]);
+    const known = this.termCounts.known(scope, `${query.words} ${query.phrases.join(' ')}`);
+    const { rows } = await sql<FullTextHit & { revision: number; terms: string[]; counts: number[] }>`
       with raw(t, boost, ord) as (
         select p, 2.0, ord - 1000 from unnest(${[...query.phrases]}::text[]) with ordinality as u(p, ord)
         union all
@@ -86,12 +93,19 @@ export class SearchRepository {
       ),
       -- A long prompt keeps its phrases and its first words, as written.
       terms as (select q, boost from distinct_terms order by ord limit ${MAX_TERMS}),
+      revision as (select memory_revision as r from projects where id = ${projectId}),
+      kept(term, df) as (
+        select * from unnest(${known.terms}::text[], ${known.counts}::int[])
+         where (select r from revision) = ${known.revision}::bigint
+      ),
       weighted as (
         select t.q, d.df, t.boost * ln(1 + ${DF_CAP}::float8 / (d.df + 0.5)) as idf
-          from terms t, lateral (
-            select count(*)::float8 as df from (select 1 from memory_items m
-              where m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
-                and m.search_tsv @@ t.q limit ${DF_CAP}) c
+          from terms t left join kept k on k.term = t.q::text, lateral (
+            -- A count kept at this revision is read, not counted again (a CASE runs one branch).
+            select case when k.df is not null then k.df::float8 else (
+              select count(*)::float8 from (select 1 from memory_items m
+                where m.project_id = ${projectId} and m.status = any(${statuses}::text[]) ${types}
+                  and m.search_tsv @@ t.q limit ${DF_CAP}) c) end as df
           ) d
       ),
       total as (select sum(idf) as total from weighted),
@@ -123,12 +137,19 @@ export class SearchRepository {
           from candidates c
           join weighted w on w.df > 0 and c.search_tsv @@ w.q
          group by c.id
+      ),
+      counted as (
+        select (select r from revision)::float8 as revision,
+               coalesce(array_agg(q::text), '{}') as terms, coalesce(array_agg(df::int), '{}') as counts
+          from weighted
       )
-      select s.id, (s.matched / total.total)::float8 as coverage
-        from scored s, total
+      select s.id, (s.matched / total.total)::float8 as coverage, counted.revision, counted.terms, counted.counts
+        from scored s, total, counted
        order by coverage desc, s.rank desc, s.id
        limit ${limit}`.execute(this.db);
-    return rows;
+    const first = rows[0];
+    if (first) this.termCounts.learn(scope, first.revision, first.terms, first.counts);
+    return rows.map(({ id, coverage }) => ({ id, coverage }));
   }
 
   /**
