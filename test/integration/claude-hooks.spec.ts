@@ -121,6 +121,12 @@ async function completedAt(session: Session): Promise<Date | null | undefined> {
 }
 
 /** Spooled requests, whatever key they wait for. */
+/** No process that a SessionStart started still claims the session. */
+function backgroundDone(session: Session): boolean {
+  const dir = join(session.stateDir, 'background');
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
 function spooled(session: Session): string[] {
   const root = join(session.stateDir, 'spool');
   if (!existsSync(root)) return [];
@@ -241,7 +247,7 @@ describe('memex hook, with Memex up', () => {
     writeFileSync(offline.transcript, `${offline.lines.join('\n')}\n`);
     const down = await hook(offline, 'SessionStart', { MEMEX_URL: `http://127.0.0.1:${await freePort()}` });
     expect(down).toMatchObject({ code: 0, stdout: '' });
-    await waitFor(() => spooled(offline).length > 0);
+    await waitFor(() => spooled(offline).length > 0 && backgroundDone(offline));
     expect(await storedEvents(offline)).toEqual({ total: 0, distinct: 0 });
     expect(await hook(offline, 'PostToolUse')).toMatchObject({ code: 0, stderr: '' });
     expect(await storedEvents(offline)).toEqual({ total: ALL_EVENTS, distinct: ALL_EVENTS });
@@ -257,11 +263,7 @@ describe('memex hook, with Memex up', () => {
       expect(await hook(resumed, 'SessionStart', overrides)).toMatchObject({ code: 0, stderr: '' });
       expect(await hook(resumed, 'UserPromptSubmit', overrides)).toMatchObject({ code: 0, stderr: '' });
       await waitFor(async () => (await storedEvents(resumed)).total === ALL_EVENTS && spooled(resumed).length === 0);
-      await waitFor(
-        () =>
-          !existsSync(join(resumed.stateDir, 'background')) ||
-          readdirSync(join(resumed.stateDir, 'background')).length === 0,
-      );
+      await waitFor(() => backgroundDone(resumed));
       expect(slow.exchanges.filter((e) => e.method === 'POST' && e.path === '/api/v2/events')).toHaveLength(1);
       // The turn's end reads on from where the background process stopped, as any hook does.
       appendFileSync(resumed.transcript, `${resumed.lines.slice(0, 2).join('\n')}\n`);
@@ -543,6 +545,10 @@ describe('memex hook, with Memex down', () => {
     expect(start).toMatchObject({ code: 0, stdout: '' });
     expect(spooled(session).length).toBeGreaterThanOrEqual(2);
     expect(await storedEvents(session)).toEqual({ total: 0, distinct: 0 });
+    // SessionStart handed its work to a process of its own, which tried the server that was down.
+    // Until it exits, a prompt leaves the session to it; a loaded machine can take a second to
+    // start it, so the prompt below waits for it as a person's next prompt would follow it.
+    await waitFor(() => backgroundDone(session));
 
     const back = await hook(session, 'UserPromptSubmit', { MEMEX_HOOK_CONTEXT_TOKENS: '0' });
     expect(back).toMatchObject({ code: 0, stderr: '' });
