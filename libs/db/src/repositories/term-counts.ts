@@ -3,9 +3,15 @@ const MAX_SCOPES = 64;
 /** Terms kept per project and filter: past this the counts start again from the next query's. */
 const MAX_TERMS = 2000;
 
+interface Kept {
+  count: number;
+  /** The term's lexemes, parsed once when it is learnt: `known` reads them for every query. */
+  lexemes: string[];
+}
+
 interface Counts {
   revision: number;
-  byTerm: Map<string, number>;
+  byTerm: Map<string, Kept>;
 }
 
 /**
@@ -27,14 +33,12 @@ export class TermCounts {
   known(scope: string, queryText: string): { revision: number; terms: string[]; counts: number[] } {
     const kept = this.scopes.get(scope);
     if (!kept) return { revision: -1, terms: [], counts: [] };
-    // Touched, so the scope is the most recently used.
-    this.scopes.delete(scope);
-    this.scopes.set(scope, kept);
+    this.touch(scope, kept);
     const text = queryText.toLowerCase();
     const terms: string[] = [];
     const counts: number[] = [];
-    for (const [term, count] of kept.byTerm) {
-      if (lexemes(term).every((l) => text.includes(l))) {
+    for (const [term, { count, lexemes }] of kept.byTerm) {
+      if (lexemes.every((l) => text.includes(l))) {
         terms.push(term);
         counts.push(count);
       }
@@ -48,10 +52,15 @@ export class TermCounts {
     if (!kept || kept.revision !== revision || kept.byTerm.size + terms.length > MAX_TERMS) {
       kept = { revision, byTerm: new Map() };
     }
+    this.touch(scope, kept);
+    terms.forEach((term, i) => kept.byTerm.set(term, { count: counts[i]!, lexemes: lexemes(term) }));
+    if (this.scopes.size > MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
+  }
+
+  /** Moves the scope to the most recently used end, which `learn` drops last. */
+  private touch(scope: string, kept: Counts): void {
     this.scopes.delete(scope);
     this.scopes.set(scope, kept);
-    terms.forEach((term, i) => kept.byTerm.set(term, counts[i]!));
-    if (this.scopes.size > MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
   }
 }
 
