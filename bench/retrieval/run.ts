@@ -59,6 +59,8 @@ interface Asked {
   pack: boolean;
   /** For a stored fact search's top 5 missed: the rank of its first answer among 50, if any. */
   rank?: number | null;
+  /** For such a miss: what search ranked first, down to the answer (BENCH_RETRIEVAL_MISSES). */
+  ranked?: Array<{ title: string; answers: boolean; scores: Result['scores'] }>;
 }
 
 interface Project {
@@ -141,7 +143,16 @@ async function ask(server: BenchServer, project: Project): Promise<Asked[]> {
       stored,
       search,
       pack: lines.some((l) => states(fact, l)),
-      ...(stored && !search ? { rank: at < 0 ? null : at + 1 } : {}),
+      ...(stored && !search
+        ? {
+            rank: at < 0 ? null : at + 1,
+            ranked: deeper.slice(0, Math.max(at + 1, SEARCH_TOP)).map((r) => ({
+              title: project.items.find((i) => i.itemId === r.itemId)?.title ?? r.itemId,
+              answers: states(fact, byId.get(r.itemId) ?? ''),
+              scores: r.scores,
+            })),
+          }
+        : {}),
     });
   }
   return out;
@@ -268,6 +279,12 @@ async function main(): Promise<void> {
     const alone = (await Promise.all(projects.map((p) => ask(server, p)))).flat();
     report('Each session alone in its project:', alone);
     misses(alone);
+    if (process.env.BENCH_RETRIEVAL_MISSES) {
+      const missed = alone
+        .filter((a) => a.ranked)
+        .map(({ session, fact, question, rank, ranked }) => ({ session, fact: fact.id, question, rank, ranked }));
+      writeFileSync(process.env.BENCH_RETRIEVAL_MISSES, JSON.stringify(missed, null, 2));
+    }
     await nonsense(server, projects);
     if (process.env.BENCH_RETRIEVAL_SCORES) writeFileSync(process.env.BENCH_RETRIEVAL_SCORES, JSON.stringify(seen));
 
