@@ -3,6 +3,8 @@ import { SessionFixture, extractChecked } from './session-fixture';
 import { titleAndRest } from './turn-notes';
 import { userRules } from './user-rules';
 
+const session = () => new SessionFixture();
+
 /** Every item verifies against the events it was read from, as the worker checks. */
 function extract(fixture: SessionFixture) {
   const { items, unverified } = extractChecked(fixture);
@@ -105,5 +107,52 @@ describe('the person’s rules', () => {
     expect(userRules(prompt)).toEqual([]);
     // The same choices with their subject named are kept.
     expect(userRules('We will publish the cli to chkit instead of the scoped name.')[0]?.type).toBe('Decision');
+  });
+});
+
+describe('what a note says past its title', () => {
+  it('is never an offer, a lead into a list or a reaction that followed the finding', () => {
+    for (const after of ['Want me to patch it?', 'The simplest way:', 'That was it.']) {
+      const items = extract(
+        session()
+          .prompt('look into the worker hanging on shutdown')
+          .say(
+            `The root cause is that the queue client keeps a blocking connection open after \`close()\` returns. ${after}`,
+          ),
+      );
+      const finding = items.find((i) => i.type === 'BugFix');
+      expect(finding?.facts).toBe(
+        'The root cause is that the queue client keeps a blocking connection open after `close()` returns.',
+      );
+    }
+  });
+
+  it('leaves out of a fix the closing lines that say nothing and a prompt that only said yes', () => {
+    const [fix] = extract(
+      session()
+        .prompt('yes please fix them')
+        .edit('src/worker/shutdown.ts')
+        .say(
+          'Root cause: the queue client kept a blocking connection open after `close()` returned. ' +
+            "That's the leak.\n\nThe worker now calls `disconnect()` on the blocking connection before it exits.",
+        ),
+    );
+    expect(fix?.type).toBe('BugFix');
+    expect(fix?.facts).toContain('The worker now calls `disconnect()` on the blocking connection before it exits.');
+    expect(fix?.facts).not.toMatch(/That's the leak|Reported: yes/);
+  });
+
+  it('records the question an answer answered without the "ok. uh. no." it opened with', () => {
+    const [answer] = extract(
+      session()
+        .prompt('ok. uh. no. the ci is running on the current commit but seems to be checking the main branch. why?')
+        .say(
+          'GitHub Actions runs pull request workflows on the merge commit of the branch into main, not on the branch head. ' +
+            'Lint errors on main show up in every pull request.',
+        ),
+    );
+    expect(answer?.facts).toContain(
+      'Asked: the ci is running on the current commit but seems to be checking the main branch.',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../candidate';
 import { significantWords } from '../text';
 import { messagePoints, type Point } from './message-points';
-import { cleanSentence, cuesOf, isStatusFluff, pointScore, type Cue } from './salience';
+import { cleanSentence, cuesOf, isChatter, isStatusFluff, pointScore, type Cue } from './salience';
 import { assistantTexts, closingMessage, type Turn } from './turns';
 
 /** A point of the assistant's text in a turn, scored. */
@@ -23,7 +23,11 @@ export interface Line {
    * pros and cons, strengths and risks, considerations) rather than findings.
    */
   weighing?: string;
-  /** What the sentence goes on to say in the same paragraph. */
+  /**
+   * What the sentence goes on to say in the same paragraph, when that says something a note
+   * can carry: an offer or question to the person ("Want me to commit this?"), a lead into a
+   * list ("The simplest way:") or a reaction ("It didn't.") is no fact past a title.
+   */
   next?: string;
   /** One of the sentences a closing message opens with, before any heading or list: its headline. */
   headline: boolean;
@@ -91,7 +95,7 @@ export function turnLines(turn: Turn): Line[] {
             point.kind !== 'sentence' && (askedToWeigh || weighs(point))
               ? `${t}:${point.section ?? point.list}`
               : undefined,
-          next: point.next && cleanSentence(point.next),
+          next: point.next && !isChatter(point.next) ? cleanSentence(point.next) : undefined,
           headline: headline > 0,
         },
       ];

@@ -157,7 +157,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const more = pick(
     closing.filter((l) => l !== head && !(head?.group && l.group === head.group)),
     (l) => {
-      if (l.text.length > room) return false;
+      // "That's the leak." or "Want me to commit this?" carries nothing past the headline.
+      if (l.text.length > room || isChatter(l.text)) return false;
       room -= l.text.length + 1;
       return true;
     },
@@ -172,7 +173,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
       .filter((s) => s && s !== title)
       .join(' '),
     ...(type === 'BugFix' && error ? [`Symptom: ${error}`] : []),
-    ...(type === 'BugFix' && !error && asked ? [`Reported: ${asked}`] : []),
+    // "yes please fix them" reported nothing a teammate could read.
+    ...(type === 'BugFix' && !error && asked && !isChatter(asked) ? [`Reported: ${asked}`] : []),
     ...(plan ? [`Plan: ${truncateWords(normalizeWhitespace(plan), 300)}`] : []),
     ...commits.slice(0, 3).map((c) => `Committed: ${firstSentence(c.info.message, 200)}`),
     ...(shas.length > 0 ? [`Commits: ${shas.join(', ')}`] : []),
@@ -282,6 +284,8 @@ function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[]
 
 /** A question, not a request: "is it problematic, data wise?", "how is it seeded?". */
 const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|is|are|does|do|did|can|could|would|should)\b[^.!]*$/i;
+/** Short words a person opens a prompt with before saying anything: "ok. uh. no.", "yes, ". */
+const INTERJECTIONS = /^(?:\s*[a-z']{1,5}[.!,])+\s*/i;
 /** The assistant speaking of itself ("I don't have access to timestamps") says nothing of the project. */
 const ABOUT_ITSELF = /^(?:i|i'm|i've|my)\b/i;
 
@@ -291,17 +295,12 @@ const ABOUT_ITSELF = /^(?:i|i'm|i've|my)\b/i;
  */
 function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
   const asked = turn.prompt?.text;
-  if (
-    !asked ||
-    asked.length > 500 ||
-    !QUESTION.test(
-      asked
-        .split('\n')
-        .filter((l) => l.trim())
-        .at(-1) ?? '',
-    )
-  )
-    return undefined;
+  const lastLine =
+    asked
+      ?.split('\n')
+      .filter((l) => l.trim())
+      .at(-1) ?? '';
+  if (!asked || asked.length > 500 || !QUESTION.test(lastLine)) return undefined;
   const closing = closingMessage(turn);
   if (!closing) return undefined;
   // The answer is the opening paragraph; what follows elaborates it.
@@ -313,7 +312,8 @@ function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
   if (!first || ABOUT_ITSELF.test(first.text)) return undefined;
   const title = firstSentence(first.text, 150);
   if (isJunkTitle(title)) return undefined;
-  const question = firstSentence(normalizeWhitespace(asked), 160);
+  // The line that asks, without the "ok. uh. no." a person opens it with.
+  const question = firstSentence(normalizeWhitespace(lastLine.replace(INTERJECTIONS, '') || lastLine), 160);
   const said = all.find((l) => l.quote === first.quote);
   return propose(4 + Math.min(3, said?.score ?? 0), 'ArchitectureNote', {
     title,
