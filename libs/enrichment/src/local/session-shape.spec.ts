@@ -107,6 +107,34 @@ describe('a conclusion the person rejects', () => {
     expect(retracted).toEqual([all.find((e) => e.content.startsWith('The issue is that CI'))!.eventId]);
   });
 
+  it('is dropped when the person disputes it, even after a question or past their opening words', () => {
+    for (const reply of [
+      "hmm no i haven't ordered the blocks so that's wrong",
+      'but that alone should not lead to failures, our runners are stable. This was the error: exit 137',
+      'I checked, and that is not the cause: ci checks out the current commit',
+    ]) {
+      const events = session()
+        .prompt('why is this happy locally but failing in ci?')
+        .say(
+          'The issue is that CI is running on an older commit that still had the problems we just fixed. Want me to pin it?',
+        )
+        .prompt(reply)
+        .say('Let me look again.')
+        .events();
+      expect(readWindow(events).retracted).toHaveLength(1);
+    }
+  });
+
+  it('is kept when the person says "that is wrong" of something else, or agrees with a "but"', () => {
+    for (const reply of [
+      'ok, thanks. the README still says the old port, which is wrong; fix that next',
+      'but that also means we can drop the retry, right? do it',
+    ]) {
+      const events = turns().prompt(reply).say('Okay.').events();
+      expect(readWindow(events).retracted).toEqual([]);
+    }
+  });
+
   it('is kept when the next prompt moves on instead', () => {
     const events = turns().prompt('ok, thanks. now rebase on main please').say('Rebasing.').events();
     expect(readWindow(events).retracted).toEqual([]);

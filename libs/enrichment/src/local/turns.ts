@@ -122,8 +122,17 @@ const SAYS_NO =
 /** A closing message that ends by asking or offering: a "no" after it answers that. */
 const ASKS = /\?\s*$|\b(?:let me know|want me to|would you like|shall i|should i|if you(?:'d)? like)\b[^\n]*$/i;
 
+/**
+ * The person disputing what was concluded, past the words a prompt opens with: "hmm no i haven't
+ * ordered the blocks so that's wrong", "but that alone should not lead to flaky tests".
+ */
+const DISPUTES =
+  /^[^.?!\n]{0,80}\bthat(?:'s| is) (?:wrong|not (?:right|true|it|the (?:cause|issue|problem|reason)))\b|^but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\b/i;
+
 function rejects(prompt: string, closing: string): boolean {
-  return REJECTS.test(prompt) || (SAYS_NO.test(prompt) && !ASKS.test(closing.trimEnd()));
+  return (
+    REJECTS.test(prompt) || DISPUTES.test(prompt.trim()) || (SAYS_NO.test(prompt) && !ASKS.test(closing.trimEnd()))
+  );
 }
 
 /**
