@@ -27,6 +27,21 @@ describe('notes, not fragments', () => {
     expect(`${title}${rest}`).not.toContain('…');
   });
 
+  it('titles a note by the sentence after a lead of a word or two, and states both', () => {
+    expect(
+      titleAndRest(
+        'Still failing. The issue is that git still warns about ignored files even though the hooks passed.',
+      ),
+    ).toEqual({
+      title: 'The issue is that git still warns about ignored files even though the hooks passed.',
+      rest: 'Still failing. The issue is that git still warns about ignored files even though the hooks passed.',
+    });
+    // A lead that names something is the title.
+    expect(titleAndRest('Redis keys expire hourly. The cache refills on the next read.').title).toBe(
+      'Redis keys expire hourly.',
+    );
+  });
+
   it('keeps a sentence that fits whole as the title', () => {
     expect(leadingClause('Use Kysely for every query.', 160)).toBe('Use Kysely for every query.');
   });

@@ -49,10 +49,15 @@ const TITLE_CHARS = 160;
  * leading clause and stated whole in the note, so neither ever starts or stops mid-sentence.
  */
 export function titleAndRest(text: string): { title: string; rest: string } {
-  const [first = text, ...others] = sentences(text);
+  const all = sentences(text);
+  // A lead of a word or two ("**Still failing.** The issue is …") names nothing: the sentence
+  // after it is the title, and the note states both.
+  const lead = all.length > 1 && significantWords(all[0]!).length <= 2 ? all[0]! : undefined;
+  const [first = text, ...others] = lead ? all.slice(1) : all;
   const whole = normalizeWhitespace(first);
   const title = leadingClause(whole, TITLE_CHARS);
-  const rest = normalizeWhitespace((title === whole ? others : [whole, ...others]).join(' '));
+  const said = title === whole && !lead ? others : [...(lead ? [lead] : []), whole, ...others];
+  const rest = normalizeWhitespace(said.join(' '));
   return { title, rest: rest || text };
 }
 
