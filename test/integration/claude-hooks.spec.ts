@@ -120,13 +120,23 @@ async function completedAt(session: Session): Promise<Date | null | undefined> {
   return row?.completed_at;
 }
 
-/** Spooled requests, whatever key they wait for. */
-/** No process that a SessionStart started still claims the session. */
+/**
+ * No process that a SessionStart started still claims the session: its claim is gone, or older
+ * than the 3 s after which hooks stop honouring it (a process stopped at its hard stop leaves it).
+ */
 function backgroundDone(session: Session): boolean {
   const dir = join(session.stateDir, 'background');
-  return !existsSync(dir) || readdirSync(dir).length === 0;
+  if (!existsSync(dir)) return true;
+  return readdirSync(dir).every((name) => {
+    try {
+      return Date.now() - statSync(join(dir, name)).mtimeMs >= 3000;
+    } catch {
+      return true; // released between the listing and the look
+    }
+  });
 }
 
+/** Spooled requests, whatever key they wait for. */
 function spooled(session: Session): string[] {
   const root = join(session.stateDir, 'spool');
   if (!existsSync(root)) return [];

@@ -36,10 +36,10 @@ describe('notes, not fragments', () => {
       title: 'The issue is that git still warns about ignored files even though the hooks passed.',
       rest: 'Still failing. The issue is that git still warns about ignored files even though the hooks passed.',
     });
-    // A lead that names something is the title.
-    expect(titleAndRest('Redis keys expire hourly. The cache refills on the next read.').title).toBe(
-      'Redis keys expire hourly.',
-    );
+    // A short sentence that says something is the title, and so is a lead followed by nothing.
+    expect(titleAndRest('Use Kysely. Raw SQL strings broke on every rename.').title).toBe('Use Kysely.');
+    expect(titleAndRest('Redis is down. Restarting it cleared the queue.').title).toBe('Redis is down.');
+    expect(titleAndRest('Done. Want me to commit this?').title).toBe('Done.');
   });
 
   it('keeps a sentence that fits whole as the title', () => {
@@ -127,7 +127,7 @@ describe('the person’s rules', () => {
 
 describe('what a note says past its title', () => {
   it('is never an offer, a lead into a list or a reaction that followed the finding', () => {
-    for (const after of ['Want me to patch it?', 'The simplest way:', 'That was it.']) {
+    for (const after of ['Want me to patch it?', 'The simplest way:', 'That was it.', 'Let me know.']) {
       const items = extract(
         session()
           .prompt('look into the worker hanging on shutdown')
@@ -142,19 +142,36 @@ describe('what a note says past its title', () => {
     }
   });
 
-  it('leaves out of a fix the closing lines that say nothing and a prompt that only said yes', () => {
-    const [fix] = extract(
+  it('leaves out of a fix a closing offer, a lead into a list it lost, and a prompt that only said yes', () => {
+    const fix = (prompt: string) =>
+      extract(
+        session()
+          .prompt(prompt)
+          .edit('src/worker/shutdown.ts')
+          .say(
+            'Root cause: the queue client kept a blocking connection open after `close()` returned.\n\n' +
+              'The worker now calls `disconnect()` on the blocking connection before it exits.\n\n' +
+              'Changes made:\n- `src/worker/shutdown.ts`: awaits the queue before exit\n- `docs/shutdown.md`: Updated documentation:\n\n' +
+              'Want me to also add a note about the new shutdown order to the README?',
+          ),
+      )[0];
+    const said = fix('yes please fix them');
+    expect(said?.type).toBe('BugFix');
+    expect(said?.facts).toContain('The worker now calls `disconnect()` on the blocking connection before it exits.');
+    expect(said?.facts).not.toMatch(/Want me to|Changes made|Reported: yes/);
+    // A report in the person's own words stays, however short or however asked.
+    for (const report of ['fix the shutdown hang', 'the worker hangs on shutdown, can you fix it?']) {
+      expect(fix(report)?.facts).toContain(`Reported: ${report}`);
+    }
+  });
+
+  it('keeps a short fact that follows a finding', () => {
+    const items = extract(
       session()
-        .prompt('yes please fix them')
-        .edit('src/worker/shutdown.ts')
-        .say(
-          'Root cause: the queue client kept a blocking connection open after `close()` returned. ' +
-            "That's the leak.\n\nThe worker now calls `disconnect()` on the blocking connection before it exits.",
-        ),
+        .prompt('look into the stale sessions')
+        .say('The root cause is that the session cache never evicts entries after logout. Keys expire after 30s.'),
     );
-    expect(fix?.type).toBe('BugFix');
-    expect(fix?.facts).toContain('The worker now calls `disconnect()` on the blocking connection before it exits.');
-    expect(fix?.facts).not.toMatch(/That's the leak|Reported: yes/);
+    expect(items.find((i) => i.type === 'BugFix')?.facts).toBe('Keys expire after 30s.');
   });
 
   it('records the question an answer answered without the "ok. uh. no." it opened with', () => {
@@ -168,6 +185,28 @@ describe('what a note says past its title', () => {
     );
     expect(answer?.facts).toContain(
       'Asked: the ci is running on the current commit but seems to be checking the main branch.',
+    );
+  });
+
+  it('records the question whole: its code names, its opening words and the lines before "why?"', () => {
+    const asked = (prompt: string) =>
+      extract(
+        session()
+          .prompt(prompt)
+          .say(
+            'The worker process exits before the queue drains because the SIGTERM handler never awaits `queue.close()`. ' +
+              'Awaiting it keeps the process alive until the last job settles.',
+          ),
+      )[0]?.facts;
+    expect(asked('node.js crashes on shutdown, why?')).toContain('Asked: node.js crashes on shutdown, why?');
+    expect(asked('we publish the cli as chkit now\nIs the name chkit free on npm?')).toContain(
+      'Asked: Is the name chkit free on npm?',
+    );
+    expect(asked('What, exactly, makes the worker exit early?')).toContain(
+      'Asked: What, exactly, makes the worker exit early?',
+    );
+    expect(asked('the worker exits before the queue drains after every deploy\n\nwhy?')).toContain(
+      'Asked: the worker exits before the queue drains after every deploy why?',
     );
   });
 });

@@ -1,4 +1,4 @@
-import { pathsIn } from '../text';
+import { pathsIn, significantWords } from '../text';
 import type { Point } from './message-points';
 
 /**
@@ -74,6 +74,17 @@ export function cleanSentence(sentence: string): string {
 export function isChatter(sentence: string): boolean {
   const text = cleanSentence(sentence);
   return text.length < 25 || text.endsWith('?') || text.endsWith(':') || CHATTER.test(text);
+}
+
+/**
+ * A sentence that adds nothing past a note's title: an offer or question to the person ("Want me
+ * to commit this?"), a lead into a list it does not hold ("The simplest way:"), chatter, or a
+ * reaction of a word ("It didn't.", "That's the leak."). Unlike `isChatter`, a short fact
+ * ("Keys expire after 30s.") still says something.
+ */
+export function addsNothing(sentence: string): boolean {
+  const text = cleanSentence(sentence);
+  return /[?:]$/.test(text) || CHATTER.test(text) || significantWords(text).length < 2;
 }
 
 /**

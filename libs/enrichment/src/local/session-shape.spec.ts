@@ -112,6 +112,7 @@ describe('a conclusion the person rejects', () => {
       "hmm no i haven't ordered the blocks so that's wrong",
       'but that alone should not lead to failures, our runners are stable. This was the error: exit 137',
       'I checked, and that is not the cause: ci checks out the current commit',
+      "but that wouldn't explain the exit 137 on main",
     ]) {
       const events = session()
         .prompt('why is this happy locally but failing in ci?')
@@ -125,13 +126,19 @@ describe('a conclusion the person rejects', () => {
     }
   });
 
-  it('is kept when the person says "that is wrong" of something else, or agrees with a "but"', () => {
+  it('is kept when the person says "that is wrong" of something else, doubts it, or agrees with a "but"', () => {
     for (const reply of [
+      'the README says port 3000, that is wrong too; fix it as well',
       'ok, thanks. the README still says the old port, which is wrong; fix that next',
+      "I don't think that's wrong, go ahead and pin it",
+      "if that's wrong we can revert later, pin it",
+      "good, so that's not the cause of the timeouts, it's the older commit. pin it",
       'but that also means we can drop the retry, right? do it',
+      "but it can't hurt, go ahead",
+      "but that shouldn't block us, pin it",
     ]) {
       const events = turns().prompt(reply).say('Okay.').events();
-      expect(readWindow(events).retracted).toEqual([]);
+      expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });
     }
   });
 

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../candidate';
 import { significantWords } from '../text';
 import { messagePoints, type Point } from './message-points';
-import { cleanSentence, cuesOf, isChatter, isStatusFluff, pointScore, type Cue } from './salience';
+import { addsNothing, cleanSentence, cuesOf, isStatusFluff, pointScore, type Cue } from './salience';
 import { assistantTexts, closingMessage, type Turn } from './turns';
 
 /** A point of the assistant's text in a turn, scored. */
@@ -95,7 +95,7 @@ export function turnLines(turn: Turn): Line[] {
             point.kind !== 'sentence' && (askedToWeigh || weighs(point))
               ? `${t}:${point.section ?? point.list}`
               : undefined,
-          next: point.next && !isChatter(point.next) ? cleanSentence(point.next) : undefined,
+          next: point.next && !addsNothing(point.next) ? cleanSentence(point.next) : undefined,
           headline: headline > 0,
         },
       ];

@@ -5,7 +5,15 @@ import { firstSentence, leadingClause, normalizeWhitespace, pathsIn, significant
 import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun, type CommitInfo } from './event-signals';
 import { sentences } from '@memex/entities';
 import { propose, type Proposal } from './proposal';
-import { cleanSentence, hasCue, isChatter, leansOnWhatCameBefore, type Cue } from './salience';
+import {
+  addsNothing,
+  cleanSentence,
+  hasCue,
+  isChatter,
+  isStatusFluff,
+  leansOnWhatCameBefore,
+  type Cue,
+} from './salience';
 import { messagePoints } from './message-points';
 import { lastTodoList, planOf } from './todo-lists';
 import { turnLines, type Line } from './turn-lines';
@@ -50,15 +58,24 @@ const TITLE_CHARS = 160;
  */
 export function titleAndRest(text: string): { title: string; rest: string } {
   const all = sentences(text);
-  // A lead of a word or two ("**Still failing.** The issue is …") names nothing: the sentence
-  // after it is the title, and the note states both.
-  const lead = all.length > 1 && significantWords(all[0]!).length <= 2 ? all[0]! : undefined;
+  // A status lead ("Still failing. The issue is …") names nothing: the sentence after it is the
+  // title, and the note states both. A short sentence that says something ("Use Kysely.") is
+  // the title, and so is everything when what follows says nothing ("Done. Want me to …?").
+  const lead = all.length > 1 && isStatusLead(all[0]!) && !addsNothing(all[1]!) ? all[0]! : undefined;
   const [first = text, ...others] = lead ? all.slice(1) : all;
   const whole = normalizeWhitespace(first);
   const title = leadingClause(whole, TITLE_CHARS);
   const said = title === whole && !lead ? others : [...(lead ? [lead] : []), whole, ...others];
   const rest = normalizeWhitespace(said.join(' '));
   return { title, rest: rest || text };
+}
+
+/** A sentence of status words alone: "Still failing.", "Done!", "Fixed." */
+const STATUS_LEAD =
+  /^(?:still (?:failing|broken|not working|the same)|not (?:yet|fixed|working)|(?:it )?fail(?:s|ed|ing)|broken)[.!]*$/i;
+function isStatusLead(sentence: string): boolean {
+  const text = cleanSentence(sentence);
+  return significantWords(text).length <= 2 && (STATUS_LEAD.test(text) || isStatusFluff(text));
 }
 
 function editedFiles(events: readonly EngineEvent[]): string[] {
@@ -162,8 +179,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const more = pick(
     closing.filter((l) => l !== head && !(head?.group && l.group === head.group)),
     (l) => {
-      // "That's the leak." or "Want me to commit this?" carries nothing past the headline.
-      if (l.text.length > room || isChatter(l.text)) return false;
+      // "Changes made to the worker and its docs:" announces what it does not hold.
+      if (l.text.length > room || addsNothing(l.text)) return false;
       room -= l.text.length + 1;
       return true;
     },
@@ -178,8 +195,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
       .filter((s) => s && s !== title)
       .join(' '),
     ...(type === 'BugFix' && error ? [`Symptom: ${error}`] : []),
-    // "yes please fix them" reported nothing a teammate could read.
-    ...(type === 'BugFix' && !error && asked && !isChatter(asked) ? [`Reported: ${asked}`] : []),
+    ...(type === 'BugFix' && !error && asked && !onlyAssents(asked) ? [`Reported: ${asked}`] : []),
     ...(plan ? [`Plan: ${truncateWords(normalizeWhitespace(plan), 300)}`] : []),
     ...commits.slice(0, 3).map((c) => `Committed: ${firstSentence(c.info.message, 200)}`),
     ...(shas.length > 0 ? [`Commits: ${shas.join(', ')}`] : []),
@@ -289,8 +305,21 @@ function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[]
 
 /** A question, not a request: "is it problematic, data wise?", "how is it seeded?". */
 const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|is|are|does|do|did|can|could|would|should)\b[^.!]*$/i;
-/** Short words a person opens a prompt with before saying anything: "ok. uh. no.", "yes, ". */
-const INTERJECTIONS = /^(?:\s*[a-z']{1,5}[.!,])+\s*/i;
+/** Words a person opens a prompt with before saying anything: "ok. uh. no.", "yes, ". */
+const INTERJECTIONS =
+  /^(?:\s*(?:ok(?:ay)?|uh+|um+|hm+|ah+|oh|well|wait|no|nope|yes|yeah|yep|so|right|sure)[.!,]+(?=\s))+\s*/i;
+/**
+ * A prompt that only agreed or went ahead ("yes please fix them", "Implement the following
+ * plan:"): as "Reported:" it tells a teammate nothing.
+ */
+const ASSENT = /^(?:(?:yes|yep|yeah|sure|ok(?:ay)?|go ahead|please|do it|sounds good)\b[\s,.!]*)+/i;
+/** What an assent may go on to say without naming anything: "fix them", "do it", "go ahead with both". */
+const GO_ON =
+  /^(?:(?:fix|do|apply|implement|make|commit|push|proceed with|go ahead with)\s+)?(?:it|them|that|this|those|these|all|both|everything)?[\s.!]*$/i;
+function onlyAssents(prompt: string): boolean {
+  const text = prompt.trim();
+  return /:$/.test(text) || (ASSENT.test(text) && GO_ON.test(text.replace(ASSENT, '')));
+}
 /** The assistant speaking of itself ("I don't have access to timestamps") says nothing of the project. */
 const ABOUT_ITSELF = /^(?:i|i'm|i've|my)\b/i;
 
@@ -317,8 +346,13 @@ function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
   if (!first || ABOUT_ITSELF.test(first.text)) return undefined;
   const title = firstSentence(first.text, 150);
   if (isJunkTitle(title)) return undefined;
-  // The line that asks, without the "ok. uh. no." a person opens it with.
-  const question = firstSentence(normalizeWhitespace(lastLine.replace(INTERJECTIONS, '') || lastLine), 160);
+  // The line that asks, without the "ok. uh. no." a person opens with; the whole prompt when
+  // that line alone says little ("why?").
+  const line = lastLine.replace(INTERJECTIONS, '');
+  const question = firstSentence(
+    normalizeWhitespace(significantWords(line).length >= 3 ? line : asked.replace(INTERJECTIONS, '') || asked),
+    160,
+  );
   const said = all.find((l) => l.quote === first.quote);
   return propose(4 + Math.min(3, said?.score ?? 0), 'ArchitectureNote', {
     title,

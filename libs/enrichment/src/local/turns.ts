@@ -126,8 +126,17 @@ const ASKS = /\?\s*$|\b(?:let me know|want me to|would you like|shall i|should i
  * The person disputing what was concluded, past the words a prompt opens with: "hmm no i haven't
  * ordered the blocks so that's wrong", "but that alone should not lead to flaky tests".
  */
-const DISPUTES =
-  /^[^.?!\n]{0,80}\bthat(?:'s| is) (?:wrong|not (?:right|true|it|the (?:cause|issue|problem|reason)))\b|^but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\b/i;
+const DISPUTES = new RegExp(
+  // Not when the words around it doubt, suppose or agree: "I don't think that's wrong", "if
+  // that's wrong we revert", "good, so that's not the cause …".
+  String.raw`^(?![^.?!\n]{0,80}\b(?:if|unless|whether|not sure|don'?t think|doubt)\b)(?!(?:good|great|right|yes|yep|yeah|exactly|agreed|correct)\b)` +
+    // "that's wrong" at the start, or after the person's own account ("… so that's wrong"), not
+    // said of something else ("the README says 3000, that's wrong too").
+    String.raw`(?:(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?that(?:'s| is) (?:wrong|not (?:right|true|it|the (?:cause|issue|problem|reason)))\b(?! too| either| as well)` +
+    // "but that alone should not lead to flaky tests": a claim that it cannot be the cause.
+    String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b)`,
+  'i',
+);
 
 function rejects(prompt: string, closing: string): boolean {
   return (
