@@ -33,6 +33,18 @@ describe('dialogue: an option the person picks', () => {
     });
   });
 
+  it('reads a pick said in a sentence, and what the person asked to do with it', () => {
+    for (const answer of ["ok let's do 1 and create a PR", 'go with option 1, this has happened twice now']) {
+      const [decision] = choices(offer().prompt(answer).say('Done.'));
+      expect(decision?.title).toBe(
+        'Reset the index with `git read-tree HEAD` — loses staged changes but fixes the issue',
+      );
+    }
+    // Picking two, or a number that counts something, picks no option.
+    expect(choices(offer().prompt('1 and 2 both, please'))).toEqual([]);
+    expect(choices(offer().prompt("let's do 2 retries then"))).toEqual([]);
+  });
+
   it('reads lettered options laid out as lines', () => {
     const events = new SessionFixture()
       .prompt('What should the MVP be?')

@@ -110,6 +110,11 @@ describe('the person’s rules', () => {
     expect(userRules('Next time you make changes to the code, let me commit.')[0]?.type).toBe('Convention');
   });
 
+  it('takes an answer picking an offered option for no rule: the option is the decision', () => {
+    expect(userRules("ok let's do 1 and create a PR")).toEqual([]);
+    expect(userRules("ok let's use apple container instead of docker")[0]?.type).toBe('Decision');
+  });
+
   it('takes a hedged view for no decision of its own', () => {
     expect(userRules("do we need something for that? i don't think we need a Dockerfile")).toEqual([]);
   });

@@ -18,9 +18,12 @@ export interface Turn {
   closed: boolean;
 }
 
-/** The person's answer naming one of the options the assistant laid out: "1", "A", "option 2", "B please". */
+/**
+ * The person's answer naming one of the options the assistant laid out: "1", "A", "option 2",
+ * "B please", "ok let's do 1 and create a PR", "go with option B".
+ */
 export const OPTION_PICK =
-  /^\s*(?:option\s+)?([1-9]|[A-Ea-e])(?:\s*[.):,-](?![\w.])|\s+(?:please|pls|it is|then|—|-)\b|\s*$)/i;
+  /^\s*(?:(?:ok(?:ay)?|yes|yeah|sure|alright)[,.!]?\s+)?(?:(?:let'?s|we'?ll|i'?ll)\s+(?:do|go with|take|pick|try)\s+|(?:go with|pick|choose)\s+)?(?:option\s+)?([1-9]|[A-Ea-e])(?:\s*[.):,-](?![\w.])|\s+(?:please|pls|it is|then|—|-)\b|(?<=\d)\s+and\b(?!\s+(?:option\s+)?[1-9A-Ea-e]\b)|\s*$)/i;
 
 /**
  * A prompt a person wrote: harness wrappers and one-word replies ("yes", "go on") start no

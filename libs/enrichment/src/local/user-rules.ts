@@ -3,6 +3,7 @@ import { isJunkTitle } from '../junk-title';
 import { significantWords } from '../text';
 import { sentences } from '@memex/entities';
 import { cleanSentence, leansOnWhatCameBefore } from './salience';
+import { OPTION_PICK } from './turns';
 
 export interface UserRule {
   type: Extract<ItemType, 'Convention' | 'Decision'>;
@@ -67,6 +68,8 @@ export function userRules(prompt: string): UserRule[] {
     // "This might make the script simpler", "Also I am thinking …": alone it has no subject.
     if (leansOnWhatCameBefore(text)) return;
     if (MOMENTARY.test(text)) return;
+    // "ok let's do 1 and create a PR" picks an option the assistant offered: the option is the decision.
+    if (OPTION_PICK.test(text)) return;
     // "Nothing else for now" names no rule on its own.
     if (significantWords(text).length < 3) return;
     const type = CONVENTION.test(text) ? 'Convention' : CHOICE.test(text) ? 'Decision' : undefined;
