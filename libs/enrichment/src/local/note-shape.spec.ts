@@ -1,4 +1,5 @@
 import { leadingClause } from '../text';
+import { isStatusFluff } from './salience';
 import { SessionFixture, extractChecked } from './session-fixture';
 import { titleAndRest } from './turn-notes';
 import { userRules } from './user-rules';
@@ -110,6 +111,15 @@ describe('the person’s rules', () => {
     expect(userRules('Next time you make changes to the code, let me commit.')[0]?.type).toBe('Convention');
   });
 
+  it('takes a request for a report on this task for no rule', () => {
+    expect(userRules('Dont necessary fix it, just check it let me know why its flaky, and why its important')).toEqual(
+      [],
+    );
+    expect(userRules('Always run the e2e suite before a release, and let me know if it fails.')[0]?.type).toBe(
+      'Convention',
+    );
+  });
+
   it('takes an answer picking an offered option for no rule: the option is the decision', () => {
     expect(userRules("ok let's do 1 and create a PR")).toEqual([]);
     expect(userRules("ok let's use apple container instead of docker")[0]?.type).toBe('Decision');
@@ -127,6 +137,13 @@ describe('the person’s rules', () => {
     expect(userRules(prompt)).toEqual([]);
     // The same choices with their subject named are kept.
     expect(userRules('We will publish the cli to chkit instead of the scoped name.')[0]?.type).toBe('Decision');
+  });
+});
+
+describe('what is no note at all', () => {
+  it('is a process id to kill: it names a process that is gone by the next session', () => {
+    expect(isStatusFluff('To stop it later: `kill 102254`')).toBe(true);
+    expect(isStatusFluff('The worker ignores SIGTERM, so `kill -9` is the only way to stop it')).toBe(false);
   });
 });
 

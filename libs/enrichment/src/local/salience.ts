@@ -105,7 +105,7 @@ export function isStatusFluff(text: string): boolean {
 
 /** How the work is going right now, which is not what the next session needs to know. */
 const NARRATION =
-  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
+  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
 
 /**
  * A sentence about the assistant or addressed to the person ("My context doesn't include

@@ -43,9 +43,12 @@ function asRule(text: string): string {
   return rule.charAt(0).toUpperCase() + rule.slice(1);
 }
 
-/** Said in the moment, not a rule: "never mind", "don't worry about it", "stop the dev server". */
+/**
+ * Said in the moment, not a rule: "never mind", "don't worry about it", "stop the dev server",
+ * and what asks for a report on this task ("don't fix it, just check it and let me know why").
+ */
 const MOMENTARY =
-  /^(?:(?:ok(?:ay)?|oh|ah|and|but|also)[,]?\s+)*(?:never ?mind|don'?t (?:worry|bother)|no worries|stop (?:the|that|this|it|running|there|here|now)\b)/i;
+  /^(?:(?:ok(?:ay)?|oh|ah|and|but|also)[,]?\s+)*(?:never ?mind|don'?t (?:worry|bother)|no worries|stop (?:the|that|this|it|running|there|here|now)\b)|\bjust (?:check|look|tell me|investigate|report)\b|\blet me know (?:why|what|how)\b/i;
 
 /** A view put forward for the assistant to weigh, not a choice made: "i think", "maybe", "not sure". */
 const HEDGED =
