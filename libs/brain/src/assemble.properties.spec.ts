@@ -72,32 +72,22 @@ const OWN_HEADINGS = /^(# Project brain|## (Project Brief|Active Knowledge|Refer
 describe('assembleBrain properties', () => {
   it('never exceeds the token budget', () => {
     fc.assert(
-      fc.property(
-        fc.array(arbitraryItem, { maxLength: 150, size: 'max' }),
-        budgets,
-        clocks,
-        (items, tokenBudget, now) => {
-          const brain = assembleBrain(items, { tokenBudget }, now);
-          expect(brain.tokenEstimate).toBeLessThanOrEqual(tokenBudget);
-          expect(defaultEstimate(brain.document)).toBe(brain.tokenEstimate);
-        },
-      ),
+      fc.property(itemSets, budgets, clocks, (items, tokenBudget, now) => {
+        const brain = assembleBrain(items, { tokenBudget }, now);
+        expect(brain.tokenEstimate).toBeLessThanOrEqual(tokenBudget);
+        expect(defaultEstimate(brain.document)).toBe(brain.tokenEstimate);
+      }),
       { numRuns: 300, endOnFailure: true },
     );
   });
 
   it('never shows superseded, archived or review items', () => {
     fc.assert(
-      fc.property(
-        fc.array(arbitraryItem, { maxLength: 150, size: 'max' }),
-        budgets,
-        clocks,
-        (items, tokenBudget, now) => {
-          const brain = assembleBrain(items, { tokenBudget }, now);
-          const byId = new Map(items.map((i) => [i.itemId, i]));
-          for (const id of brain.included) expect(['active', 'stale']).toContain(byId.get(id)!.status);
-        },
-      ),
+      fc.property(itemSets, budgets, clocks, (items, tokenBudget, now) => {
+        const brain = assembleBrain(items, { tokenBudget }, now);
+        const byId = new Map(items.map((i) => [i.itemId, i]));
+        for (const id of brain.included) expect(['active', 'stale']).toContain(byId.get(id)!.status);
+      }),
       { numRuns: 300, endOnFailure: true },
     );
   });
@@ -107,32 +97,27 @@ describe('assembleBrain properties', () => {
     const maxHeading =
       cost('## Reference Knowledge') + cost(`### ${'x'.repeat(80)}`) + cost('### Recent Fixes & Known Issues');
     fc.assert(
-      fc.property(
-        fc.array(arbitraryItem, { maxLength: 150, size: 'max' }),
-        budgets,
-        clocks,
-        (items, tokenBudget, now) => {
-          const brain = assembleBrain(items, { tokenBudget }, now);
-          const shown = new Set(brain.included);
-          const groups = new Map<string, MemoryItem[]>();
-          for (const i of items) {
-            const layer = classify(i, now);
-            if (layer !== 1 && layer !== 2) continue;
-            const key = i.dedupHint ? i.dedupHint.split(':').slice(0, 2).join(':') : i.itemId;
-            groups.set(key, [...(groups.get(key) ?? []), i]);
-          }
-          // One item per category:topic can be shown: the best of its group.
-          const order = byScore(now);
-          const winners = [...groups.values()].map((g) => ({ item: [...g].sort(order)[0]!, related: g.length - 1 }));
-          for (const layer of [1, 2] as const) {
-            const inLayer = winners.filter((w) => classify(w.item, now) === layer);
-            const lineCost = (w: { item: MemoryItem; related: number }) =>
-              cost(layer === 1 ? richLine(w.item, now, w.related) : compactLine(w.item, w.related));
-            const unused = layer === 1 ? brain.layers.layer1.unused : brain.layers.layer2.unused;
-            expectGreedy(inLayer, shown, unused, lineCost, maxHeading, (a, b) => order(a.item, b.item));
-          }
-        },
-      ),
+      fc.property(itemSets, budgets, clocks, (items, tokenBudget, now) => {
+        const brain = assembleBrain(items, { tokenBudget }, now);
+        const shown = new Set(brain.included);
+        const groups = new Map<string, MemoryItem[]>();
+        for (const i of items) {
+          const layer = classify(i, now);
+          if (layer !== 1 && layer !== 2) continue;
+          const key = i.dedupHint ? i.dedupHint.split(':').slice(0, 2).join(':') : i.itemId;
+          groups.set(key, [...(groups.get(key) ?? []), i]);
+        }
+        // One item per category:topic can be shown: the best of its group.
+        const order = byScore(now);
+        const winners = [...groups.values()].map((g) => ({ item: [...g].sort(order)[0]!, related: g.length - 1 }));
+        for (const layer of [1, 2] as const) {
+          const inLayer = winners.filter((w) => classify(w.item, now) === layer);
+          const lineCost = (w: { item: MemoryItem; related: number }) =>
+            cost(layer === 1 ? richLine(w.item, now, w.related) : compactLine(w.item, w.related));
+          const unused = layer === 1 ? brain.layers.layer1.unused : brain.layers.layer2.unused;
+          expectGreedy(inLayer, shown, unused, lineCost, maxHeading, (a, b) => order(a.item, b.item));
+        }
+      }),
       { numRuns: 300, endOnFailure: true },
     );
   });
@@ -162,17 +147,12 @@ describe('assembleBrain properties', () => {
 
   it('gives byte-identical output for the same input and clock, whatever the input order', () => {
     fc.assert(
-      fc.property(
-        fc.array(arbitraryItem, { maxLength: 150, size: 'max' }),
-        budgets,
-        clocks,
-        (items, tokenBudget, now) => {
-          const a = assembleBrain(items, { tokenBudget, projectName: 'p' }, now);
-          const b = assembleBrain([...items].reverse(), { tokenBudget, projectName: 'p' }, now);
-          expect(b.document).toBe(a.document);
-          expect(b.brainHash).toBe(a.brainHash);
-        },
-      ),
+      fc.property(itemSets, budgets, clocks, (items, tokenBudget, now) => {
+        const a = assembleBrain(items, { tokenBudget, projectName: 'p' }, now);
+        const b = assembleBrain([...items].reverse(), { tokenBudget, projectName: 'p' }, now);
+        expect(b.document).toBe(a.document);
+        expect(b.brainHash).toBe(a.brainHash);
+      }),
       { numRuns: 200, endOnFailure: true },
     );
   });
