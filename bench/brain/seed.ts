@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@memex/db';
-import { ITEM_TYPES, newId } from '@memex/domain';
+import { ITEM_TYPES, newId, type ItemStatus } from '@memex/domain';
 
 const DAY = 86_400_000;
 const WORDS =
@@ -16,6 +16,7 @@ export async function seed(db: Kysely<DB>, projectId: string, count: number): Pr
       const i = start + k;
       const type = ITEM_TYPES[i % ITEM_TYPES.length]!;
       const topic = WORDS[i % WORDS.length]!;
+      const status: ItemStatus = i % 10 === 0 ? 'archived' : i % 7 === 0 ? 'stale' : 'active';
       return {
         id: newId(),
         project_id: projectId,
@@ -26,7 +27,7 @@ export async function seed(db: Kysely<DB>, projectId: string, count: number): Pr
         files: [`src/${topic}/file${i % 17}.ts`],
         schema_key: `root/${topic}`,
         confidence: 0.3 + ((i * 7) % 70) / 100,
-        status: i % 10 === 0 ? 'archived' : i % 7 === 0 ? 'stale' : 'active',
+        status,
         dedup_hint: `${type.toLowerCase()}:${topic}:key-${i % 500}`,
         tags: [topic],
         importance: (i % 5) + 1,

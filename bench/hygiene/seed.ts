@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@memex/db';
-import { ITEM_TYPES, newId } from '@memex/domain';
+import { ITEM_TYPES, newId, type ItemStatus } from '@memex/domain';
 
 const DAY = 86_400_000;
 const AREAS =
@@ -47,7 +47,8 @@ export async function seedHygiene(db: Kysely<DB>, projectId: string, count: numb
       }
       if (previous && i % 200 === 100) hint = previous.hint;
       const updatedDaysAgo = Math.floor(rnd() * 400);
-      const status = rnd() < 0.05 ? 'superseded' : rnd() < 0.1 ? 'stale' : rnd() < 0.03 ? 'review' : 'active';
+      const status: ItemStatus =
+        rnd() < 0.05 ? 'superseded' : rnd() < 0.1 ? 'stale' : rnd() < 0.03 ? 'review' : 'active';
       const row = {
         id: newId(),
         project_id: projectId,

@@ -94,7 +94,7 @@ export async function seedSearchCorpus(db: Kysely<DB>, projectId: string, count:
         facts,
         schema_key: 'root',
         confidence: 0.8,
-        status: 'active',
+        status: 'active' as const,
         session_id: 'bench',
         importance: 3,
         updated_at: new Date(),

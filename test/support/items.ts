@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '@memex/db';
-import { newId } from '@memex/domain';
+import { newId, type ItemStatus } from '@memex/domain';
 
 export const DAY = 86_400_000;
 
@@ -9,7 +9,7 @@ export interface SeedItem {
   title?: string;
   facts?: string;
   rationale?: string | null;
-  status?: string;
+  status?: ItemStatus;
   confidence?: number;
   dedupHint?: string | null;
   supersededBy?: string | null;

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { ItemStatus } from '@memex/domain';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -86,7 +87,7 @@ export interface MemoryItemsTable {
   schema_key: string;
   commit_range: string | null;
   confidence: number;
-  status: string;
+  status: ItemStatus;
   evidence_refs: ColumnType<string[], string[] | undefined, string[]>;
   evidence_spans: JSONColumnType<Array<{ eventId: string; quote: string }>, string | undefined, string>;
   dedup_hint: string | null;

@@ -112,6 +112,18 @@ export const memoryItemSchema = z.strictObject({
 });
 export type MemoryItem = z.infer<typeof memoryItemSchema>;
 
+/** `mergedFrom` → `merged_from`: a field's name as PostgreSQL stores it. */
+type StoredName<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${StoredName<Tail>}`
+  : S;
+
+/**
+ * An item's fields named as stored (`merged_from`, `evidence_spans`), each typed as
+ * `MemoryItem` types it: code that reads rows (hygiene's review rules) picks from this instead
+ * of listing the columns again. The stored id is `id`, not `item_id`.
+ */
+export type StoredItemFields = { [K in keyof MemoryItem as StoredName<K & string>]: MemoryItem[K] };
+
 /** `category:topic` of a dedup hint: items sharing it compete for one place in the brain. */
 export function dedupGroup(hint: string): string {
   const [category, topic] = hint.split(':');

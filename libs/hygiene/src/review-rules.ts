@@ -8,6 +8,7 @@ import {
   type ChangeFields,
   type ProposalStatus,
   type RevertibleField,
+  type StoredItemFields,
 } from '@memex/domain';
 import { isLive } from './lifecycle-rules';
 import { mergedKeep, type MergeSide } from './merge-fix';
@@ -16,24 +17,11 @@ import type { QualityProblem } from './types';
 
 export { REVERTIBLE_FIELDS, canonical, pickFields, type ChangeFields, type RevertibleField } from '@memex/domain';
 
-/** An item as an operator's decision reads it, fields named as stored. */
-export interface ReviewItem {
-  id: string;
-  status: string;
-  title: string;
-  facts: string;
-  rationale: string | null;
-  impact: string | null;
-  files: string[];
-  tags: string[];
-  evidence_refs: string[];
-  evidence_spans: Array<{ eventId: string; quote: string }>;
-  confidence: number;
-  importance: number | null;
-  merged_from: string[];
-  superseded_by: string | null;
-  status_changed_at: Date;
-}
+/**
+ * An item as an operator's decision reads it: the fields a change may touch, named as stored,
+ * with the row's id and the time its status last moved (which tells A → B → A from A).
+ */
+export type ReviewItem = Pick<StoredItemFields, RevertibleField> & { id: string; status_changed_at: Date };
 
 export interface ReviewProposal {
   id: string;
