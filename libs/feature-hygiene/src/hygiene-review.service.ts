@@ -17,7 +17,6 @@ import {
   type HygieneRunDetailView,
   type HygieneRunListView,
   type HygieneRunView,
-  type ItemStatus,
   type ItemType,
   type ProposalDetail,
   type ProposalItemView,
@@ -92,7 +91,7 @@ function proposalItemView(row: ItemRow): ProposalItemView {
     itemId: row.id,
     // Columns written only from the domain's validated values.
     type: row.type as ItemType,
-    status: row.status as ItemStatus,
+    status: row.status,
     title: row.title,
     facts: row.facts,
     rationale: row.rationale,

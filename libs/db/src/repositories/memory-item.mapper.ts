@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ItemStatus, ItemType, MemoryItem } from '@memex/domain';
+import type { ItemType, MemoryItem } from '@memex/domain';
 import type { MemoryItemsTable } from '../schema';
 
 export function toMemoryItem(row: Selectable<MemoryItemsTable>): MemoryItem {
@@ -15,7 +15,7 @@ export function toMemoryItem(row: Selectable<MemoryItemsTable>): MemoryItem {
     schemaKey: row.schema_key,
     commitRange: row.commit_range,
     confidence: row.confidence,
-    status: row.status as ItemStatus,
+    status: row.status,
     evidenceRefs: row.evidence_refs,
     evidenceSpans: row.evidence_spans,
     dedupHint: row.dedup_hint,

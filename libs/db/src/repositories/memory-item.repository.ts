@@ -57,7 +57,7 @@ type Row = Selectable<MemoryItemsTable>;
 const liveOf = (row: Row): LiveItem => ({
   id: row.id,
   type: row.type as ItemType,
-  status: row.status as ItemStatus,
+  status: row.status,
   facts: row.facts,
   confidence: row.confidence,
 });
@@ -187,7 +187,7 @@ export class WindowTransaction {
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (!transition(before.status as ItemStatus, 'archived').ok) return false;
+    if (!transition(before.status, 'archived').ok) return false;
     this.rows.set(id, await writer.update(before, { status: 'archived' }, 'archived', reason));
     return true;
   }
@@ -225,7 +225,7 @@ export class WindowTransaction {
   reinforceTarget(id: string): ReinforceTarget {
     const row = this.locked(id);
     return {
-      status: row.status as ItemStatus,
+      status: row.status,
       files: row.files,
       evidenceRefs: row.evidence_refs,
       evidenceSpans: row.evidence_spans,
@@ -263,7 +263,7 @@ export class WindowTransaction {
   async supersede(id: string, by: string): Promise<boolean> {
     const writer = await this.lockItems();
     const target = this.locked(id);
-    if (!transition(target.status as ItemStatus, 'superseded').ok) return false;
+    if (!transition(target.status, 'superseded').ok) return false;
     this.rows.set(
       id,
       await writer.update(
