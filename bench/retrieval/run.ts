@@ -121,6 +121,7 @@ async function packLines(server: BenchServer, key: string, query: string): Promi
 async function ask(server: BenchServer, project: Project): Promise<Asked[]> {
   const { labels, questions } = project.set;
   const byId = new Map(project.items.map((i) => [i.itemId, itemText(i)]));
+  const titles = new Map(project.items.map((i) => [i.itemId, i.title]));
   const out: Asked[] = [];
   for (const q of questions) {
     const fact = labels.facts.find((f) => f.id === q.fact);
@@ -147,7 +148,7 @@ async function ask(server: BenchServer, project: Project): Promise<Asked[]> {
         ? {
             rank: at < 0 ? null : at + 1,
             ranked: deeper.slice(0, Math.max(at + 1, SEARCH_TOP)).map((r) => ({
-              title: project.items.find((i) => i.itemId === r.itemId)?.title ?? r.itemId,
+              title: titles.get(r.itemId) ?? r.itemId,
               answers: states(fact, byId.get(r.itemId) ?? ''),
               scores: r.scores,
             })),

@@ -71,9 +71,14 @@ export function cleanSentence(sentence: string): string {
   );
 }
 
+/** Asks, offers, leads into what it does not hold, or is chatter (text already cleaned). */
+function speaksToThePerson(text: string): boolean {
+  return text.endsWith('?') || text.endsWith(':') || CHATTER.test(text);
+}
+
 export function isChatter(sentence: string): boolean {
   const text = cleanSentence(sentence);
-  return text.length < 25 || text.endsWith('?') || text.endsWith(':') || CHATTER.test(text);
+  return text.length < 25 || speaksToThePerson(text);
 }
 
 /**
@@ -84,7 +89,7 @@ export function isChatter(sentence: string): boolean {
  */
 export function addsNothing(sentence: string): boolean {
   const text = cleanSentence(sentence);
-  return /[?:]$/.test(text) || CHATTER.test(text) || significantWords(text).length < 2;
+  return speaksToThePerson(text) || significantWords(text).length < 2;
 }
 
 /**
