@@ -8,6 +8,7 @@ import { itServerOnly } from '../support/mode';
 import { rawEvent, storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
+import { insertItem } from '../support/items';
 import { waitFor } from '../support/wait';
 import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 
@@ -491,6 +492,28 @@ describe('memory items', () => {
     const files = Array.from({ length: 10 }, (_, i) => `src/many/f${i}.ts`);
     await create({ type: 'Decision', title: 'Split the many module', facts: 'Ten files.', files, importance: 5 });
     expect((await brain()).text).toMatch(/Split the many module.*files: src\/many\/f0\.ts, .* \+6/);
+  });
+
+  it('shows a small project its long notes whole, and a large one its notes at their usual room', async () => {
+    const sentences = (n: number, what: string) =>
+      Array.from({ length: n }, (_, i) => `Step ${i + 1} of ${what} runs \`pg_isready\` first.`).join(' ');
+    const small = await ctx.server.app.get(ProjectRepository).createWithKey('small-brain');
+    const note = sentences(25, 'the release');
+    await insertItem(ctx.database.db, small.projectId, { type: 'Decision', title: 'Release steps', facts: note });
+    const smallBrain = await fetch(url('/api/v2/brain'), { headers: { authorization: `Bearer ${small.apiKey}` } });
+    expect(note.length).toBeGreaterThan(900);
+    expect(await smallBrain.text()).toContain('Step 25 of the release runs `pg_isready` first.');
+
+    const large = await ctx.server.app.get(ProjectRepository).createWithKey('large-brain');
+    for (let i = 0; i < 251; i += 1) {
+      await insertItem(ctx.database.db, large.projectId, { title: `Note ${i}`, facts: sentences(25, `note ${i}`) });
+    }
+    const largeBrain = await (
+      await fetch(url('/api/v2/brain'), { headers: { authorization: `Bearer ${large.apiKey}` } })
+    ).text();
+    expect(largeBrain).toContain('Step 1 of note');
+    // Not all 251 fit, so lines keep their usual room.
+    expect(largeBrain).not.toMatch(/Step 2\d of note/);
   });
 
   it('takes query integers in plain decimal digits only, on every route that reads one', async () => {

@@ -113,6 +113,38 @@ describe('assembleBrain', () => {
     const shownImportance = small.included.map((id) => many.find((m) => m.itemId === id)!.importance);
     expect(Math.min(...(shownImportance as number[]))).toBe(5);
   });
+
+  it('gives a line room for its whole note when the brain shows every item with budget to spare', () => {
+    const sentence = (n: number) => `Sentence ${n} of the release note names \`scripts/release.ts\` once more.`;
+    const note = Array.from({ length: 12 }, (_, i) => sentence(i + 1)).join(' ');
+    const items = [
+      item({ type: 'BugFix', title: 'Release script resolves workspace versions', facts: note, importance: 4 }),
+      item({ type: 'Decision', title: 'Publish with npm', rationale: 'npm publish reads ~/.npmrc' }),
+    ];
+    const roomy = assembleBrain(items, { tokenBudget: 6000 }, NOW);
+    expect(roomy.document).toContain(sentence(12));
+    expect(roomy.included).toHaveLength(2);
+    // At 700 tokens the whole note would push the decision out: the line keeps its usual room.
+    const tight = assembleBrain(items, { tokenBudget: 700 }, NOW);
+    expect(tight.included).toHaveLength(2);
+    expect(tight.document).toContain(sentence(1));
+    expect(tight.document).not.toContain(sentence(12));
+    expect(tight.tokenEstimate).toBeLessThanOrEqual(700);
+  });
+
+  it('keeps lines at their usual room when the brain cannot show every item', () => {
+    const long = 'A whole sentence about the cache layer and its keys. '.repeat(20);
+    const many = Array.from({ length: 80 }, (_, i) =>
+      item({ type: 'Decision', title: `Decision ${i} on caching`, facts: long, importance: (i % 5) + 1 }),
+    );
+    const brain = assembleBrain(many, { tokenBudget: 6000 }, NOW);
+    expect(brain.included.length).toBeLessThan(many.length);
+    const factsShown = brain.document
+      .split('\n')
+      .filter((l) => l.startsWith('- **Decision'))
+      .map((l) => l.slice(l.indexOf('**: ') + 4, l.lastIndexOf(' (conf')).length);
+    expect(Math.max(...factsShown)).toBeLessThanOrEqual(300);
+  });
 });
 
 describe('scoring', () => {

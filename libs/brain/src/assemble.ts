@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { dedupGroup, type Brain, type BrainTreeNode, type ItemType, type MemoryItem } from '@memex/domain';
 import { classify } from './classify';
 import { byScore, ageDays } from './scoring';
-import { compactLine, inline, richLine } from './render';
+import { compactLine, inline, richLine, WIDEST_ROOM } from './render';
 
 export interface BrainOptions {
   /** The document never exceeds this many tokens. */
@@ -157,11 +157,39 @@ export function briefLines(
   return lines;
 }
 
+/** How much wider than usual a line's facts may grow, widest first. */
+const WIDER_ROOMS = [WIDEST_ROOM, WIDEST_ROOM / 2];
+
 /**
  * (items, options, now) → the brain: a layered markdown document within the token budget,
  * most valuable knowledge first. Pure: the same input and `now` give the same bytes.
+ *
+ * Lines first get their usual room. When that shows every live item with budget to spare
+ * (a young or small project), lines get up to four times the room for their facts, the widest
+ * that still shows the same items: a note cut short in a brain with room left is a note the
+ * assistant never reads, and budget left unused helps no one. A brain that is already full
+ * (most projects past their first weeks) is assembled once, as before.
  */
 export function assembleBrain(items: readonly MemoryItem[], options: BrainOptions, now: Date): Brain {
+  const usual = assembleAt(items, options, now, 1);
+  if (!usual.showsEveryCandidate) return usual.brain;
+  for (const room of WIDER_ROOMS) {
+    const wider = assembleAt(items, options, now, room);
+    if (sameItems(wider.brain.included, usual.brain.included)) return wider.brain;
+  }
+  return usual.brain;
+}
+
+function sameItems(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+function assembleAt(
+  items: readonly MemoryItem[],
+  options: BrainOptions,
+  now: Date,
+  room: number,
+): { brain: Brain; showsEveryCandidate: boolean } {
   const estimate = options.estimateTokens ?? defaultEstimate;
   const cost = (line: string) => estimate(`${line}\n`);
   const budget = options.tokenBudget;
@@ -221,7 +249,7 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
     const trial = { left: left.left - headingNeeded };
     if (trial.left < 0) continue;
     const before = trial.left;
-    if (section.tryAdd(richLine(c.item, now, c.related), trial)) {
+    if (section.tryAdd(richLine(c.item, now, c.related, room), trial)) {
       l1Used += before - trial.left + headingNeeded;
       left.left = trial.left;
       shown.push(c.item);
@@ -244,7 +272,7 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
     const trial = { left: left.left - headingNeeded };
     if (trial.left < 0) continue;
     const before = trial.left;
-    if (group.tryAdd(compactLine(c.item, c.related), trial)) {
+    if (group.tryAdd(compactLine(c.item, c.related, room), trial)) {
       groups.set(key, group);
       l2Used += before - trial.left + headingNeeded;
       left.left = trial.left;
@@ -266,7 +294,7 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
   const document = `${body.join('\n')}\n`;
   const included = [...LAYER1_SECTIONS.flatMap(([type]) => shown.filter((i) => i.type === type)), ...shown2];
   const schemaKeys = [...new Set(included.map((i) => i.schemaKey))].sort();
-  return {
+  const brain: Brain = {
     document,
     tokenEstimate: estimate(document),
     itemsLoaded: included.length,
@@ -281,4 +309,5 @@ export function assembleBrain(items: readonly MemoryItem[], options: BrainOption
     },
     included: included.map((i) => i.itemId),
   };
+  return { brain, showsEveryCandidate: included.length === candidates.length };
 }

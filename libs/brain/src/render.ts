@@ -77,8 +77,19 @@ function pastTitle(item: MemoryItem): string {
   return whole ? facts.slice(title.length).replace(/^[\s.:;,—–-]+/, '') : facts;
 }
 
-/** A Layer 1 line: title, facts, why, and the metadata a reader weighs it by. */
-export function richLine(item: MemoryItem, now: Date, related: number): string {
+/** What a line shows of an item's facts and why, in characters, at its usual room. */
+export const LINE_ROOM = { facts: 300, rationale: 200, compactFacts: 160 } as const;
+/**
+ * The most a brain with budget to spare widens a line's room by (`assembleBrain`). A reader
+ * of items for the brain needs no more of their text than `LINE_ROOM × WIDEST_ROOM`.
+ */
+export const WIDEST_ROOM = 4;
+
+/**
+ * A Layer 1 line: title, facts, why, and the metadata a reader weighs it by. `room` widens
+ * what the facts and why may take (1: their usual room), for a brain with budget to spare.
+ */
+export function richLine(item: MemoryItem, now: Date, related: number, room = 1): string {
   const meta = [
     `conf ${item.confidence.toFixed(2)}`,
     `imp ${item.importance ?? 3}`,
@@ -94,13 +105,13 @@ export function richLine(item: MemoryItem, now: Date, related: number): string {
     age(item, now),
     ...(related > 0 ? [`+${related} related`] : []),
   ];
-  const why = item.rationale ? ` Why: ${inline(item.rationale, 200)}` : '';
+  const why = item.rationale ? ` Why: ${inline(item.rationale, LINE_ROOM.rationale * room)}` : '';
   const facts = pastTitle(item);
-  return `- **${inline(item.title, 200)}**${facts ? `: ${inline(facts, 300)}` : ''}${why} (${meta.join(' · ')})`;
+  return `- **${inline(item.title, 200)}**${facts ? `: ${inline(facts, LINE_ROOM.facts * room)}` : ''}${why} (${meta.join(' · ')})`;
 }
 
-/** A Layer 2 line: compact, confidence and files only. */
-export function compactLine(item: MemoryItem, related: number): string {
+/** A Layer 2 line: compact, confidence and files only; `room` as for `richLine`. */
+export function compactLine(item: MemoryItem, related: number, room = 1): string {
   const files = item.files.length
     ? `; ${item.files
         .slice(0, 2)
@@ -109,5 +120,5 @@ export function compactLine(item: MemoryItem, related: number): string {
     : '';
   const more = related > 0 ? `; +${related} related` : '';
   const facts = pastTitle(item);
-  return `- ${inline(item.title, 160)}${facts ? `: ${inline(facts, 160)}` : ''} (${item.confidence.toFixed(2)}${files}${more})`;
+  return `- ${inline(item.title, 160)}${facts ? `: ${inline(facts, LINE_ROOM.compactFacts * room)}` : ''} (${item.confidence.toFixed(2)}${files}${more})`;
 }

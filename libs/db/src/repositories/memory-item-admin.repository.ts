@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LINE_ROOM, WIDEST_ROOM } from '@memex/brain';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   DomainError,
@@ -71,16 +72,32 @@ const SEPARATOR = '\u001f';
 
 /** Text matched literally inside a LIKE pattern. */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, '\\$&');
-/** Longer than the brain renders (300 and 200 characters), so a cut here always shows as one there. */
-const FACTS_READ = 320;
-const RATIONALE_READ = 220;
+/** Longer than the brain renders (its usual room), so a cut here always shows as one there. */
+const FACTS_READ = LINE_ROOM.facts + 20;
+const RATIONALE_READ = LINE_ROOM.rationale + 20;
+/**
+ * A project this small may fit whole in a brain, whose lines then widen (`assembleBrain`), so
+ * its text is read up to the widest room. A larger one fills the brain at the usual room, and
+ * reading more of 50,000 items' text would only cost memory.
+ */
+const WHOLE_TEXT_UP_TO = 250;
+const WIDE = { facts: LINE_ROOM.facts * WIDEST_ROOM + 20, rationale: LINE_ROOM.rationale * WIDEST_ROOM + 20 };
 const FOR_BRAIN_SQL = `
-  select id, type, title, left(facts, ${FACTS_READ + 1}), left(rationale, ${RATIONALE_READ + 1}), array_to_string(files, E'\\x1f'),
+  with small as (
+    select count(*) <= ${WHOLE_TEXT_UP_TO} as yes
+      from (select 1 from memory_items
+             where project_id = $1 and status in ('active', 'stale') limit ${WHOLE_TEXT_UP_TO + 1}) live
+  )
+  select id, type, title,
+         left(facts, case when small.yes then ${WIDE.facts + 1} else ${FACTS_READ + 1} end),
+         left(rationale, case when small.yes then ${WIDE.rationale + 1} else ${RATIONALE_READ + 1} end),
+         array_to_string(files, E'\\x1f'),
          schema_key, confidence, status, dedup_hint, array_to_string(tags, E'\\x1f'), importance,
          (extract(epoch from updated_at) * 1000)::float8,
          (extract(epoch from last_reinforced_at) * 1000)::float8,
-         (extract(epoch from resolved_at) * 1000)::float8
-    from memory_items
+         (extract(epoch from resolved_at) * 1000)::float8,
+         small.yes
+    from memory_items, small
    where project_id = $1 and status in ('active', 'stale')`;
 const ARCHIVED_COUNT_SQL = `
   select count(*)::int as n from memory_items where project_id = $1 and status in ('superseded', 'archived')`;
@@ -125,13 +142,14 @@ export class MemoryItemAdminRepository {
     const at = (epochMs: unknown) => (epochMs === null ? null : new Date(epochMs as number));
     const items = live.rows.map((r): MemoryItem => {
       const updatedAt = new Date(r[12] as number);
+      const read = r[15] ? WIDE : { facts: FACTS_READ, rationale: RATIONALE_READ };
       return {
         itemId: r[0] as string,
         projectId,
         type: r[1] as MemoryItem['type'],
         title: r[2] as string,
-        facts: marked(r[3] as string, FACTS_READ),
-        rationale: r[4] === null ? null : marked(r[4] as string, RATIONALE_READ),
+        facts: marked(r[3] as string, read.facts),
+        rationale: r[4] === null ? null : marked(r[4] as string, read.rationale),
         impact: null,
         files: split(r[5]),
         schemaKey: r[6] as string,
