@@ -20,6 +20,8 @@ import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
 import { workarounds } from './workarounds';
+import { commitStyle } from './commit-style';
+import { movedRemote } from './moved-remote';
 import { adoptingHints, withoutNearDuplicates } from './near-duplicates';
 
 /** How an item was found sets its confidence: a self-report beats a stated rule beats a reading. */
@@ -103,7 +105,8 @@ function collapseByHint(items: CandidateItem[]): CandidateItem[] {
 /**
  * Extraction without any model, built on how a Claude Code session is shaped: turns (the
  * prompt, the work, the assistant's closing message), the user's own rules, todo lists,
- * accepted plans, commits, errors followed by edits and passing runs, and explicit
+ * accepted plans, commits and the commit style `git log` shows, a remote the host says moved,
+ * errors followed by edits and passing runs, and explicit
  * `[MEMORY: …]` tags. Proposals are ranked by salience and only the best few are kept.
  */
 export function extractLocally(events: readonly EngineEvent[], context: readonly EngineEvent[] = []): CandidateItem[] {
@@ -132,6 +135,7 @@ export function readWindow(
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
   proposals.push(...workarounds(events));
+  proposals.push(...commitStyle(events), ...movedRemote(events));
   for (const event of events) proposals.push(...fromCompaction(event));
   const standing = (p: Proposal) => !restsOnRejected(p.candidate.evidence, rejected);
   const kept = ranked(tags);
