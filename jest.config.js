@@ -1,4 +1,4 @@
-/** One jest run over unit tests (libs/) and integration tests (test/); see README "Tests". */
+/** One jest run over unit tests (beside the code) and integration tests (each library's integration/, and test/); see README "Tests". */
 const swcrc = {
   jsc: {
     target: 'es2022',
@@ -10,10 +10,17 @@ const swcrc = {
   sourceMaps: 'inline',
 };
 
+/**
+ * `npm run test:integration` (MEMEX_TEST_SUITE=integration): only the suites on real backends,
+ * those crossing features in test/ and each feature's own beside its library
+ * (libs/feature-x/integration/), as CI runs them again in embedded mode.
+ */
+const INTEGRATION = ['<rootDir>/test/**/*.spec.ts', '<rootDir>/libs/*/integration/**/*.spec.ts'];
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts'],
+  testMatch: process.env.MEMEX_TEST_SUITE === 'integration' ? INTEGRATION : ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
     // The secretlint packages are ES modules only; Node loads them with require(), jest's

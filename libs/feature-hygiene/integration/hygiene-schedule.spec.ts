@@ -1,15 +1,14 @@
-import { HygieneWorkerModule } from '../../apps/hygiene-worker/src';
-import { HYGIENE_SCHEDULER_ID } from '@memex/feature-hygiene';
+import { HYGIENE_SCHEDULER_ID, HygienePassesModule } from '@memex/feature-hygiene';
 import { ProjectRepository } from '@memex/db';
 import { newId } from '@memex/domain';
 import { QUEUES } from '@memex/queue';
-import { insertItem, itemStatus } from '../support/items';
-import { openQueue, purgeQueuePrefix } from '../support/test-app';
-import { useTestApp } from '../support/use-test-app';
-import { waitFor } from '../support/wait';
-import { itServerOnly } from '../support/mode';
+import { insertItem, itemStatus } from '../../../test/support/items';
+import { openQueue, purgeQueuePrefix } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/use-test-app';
+import { waitFor } from '../../../test/support/wait';
+import { itServerOnly } from '../../../test/support/mode';
 
-const ctx = useTestApp([HygieneWorkerModule], {
+const ctx = useTestApp([HygienePassesModule], {
   env: { HYGIENE_INTERVAL_MS: '1000', HYGIENE_SCHEDULE_CHECK_MS: '500' },
 });
 

@@ -1,21 +1,20 @@
-import { EnrichmentService } from '@memex/feature-enrichment';
+import { EnrichmentModule, EnrichmentService } from '@memex/feature-enrichment';
 import { JOBS } from '@memex/queue';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
 import { OpenAiChat, forgetOutputModes } from '@memex/models';
 import { ModelUsageRepository, ProjectRepository } from '@memex/db';
 import { MODEL_OUTPUT_JSON_SCHEMA, NEVER_A_TITLE, WHERE_TO_LOOK } from '@memex/enrichment';
-import { rawEvent, storeEvents } from '../support/events';
-import { request } from '../support/http';
-import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../support/scripted-llm';
-import { ADMIN_TOKEN } from '../support/test-app';
-import { useTestApp } from '../support/use-test-app';
-import { waitFor } from '../support/wait';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { request } from '../../../test/support/http';
+import { ScriptedLlm, modelAnswer, type ChatRequestBody } from '../../../test/support/scripted-llm';
+import { ADMIN_TOKEN } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/use-test-app';
+import { waitFor } from '../../../test/support/wait';
 
 const llm = new ScriptedLlm();
 beforeAll(() => llm.start());
 afterAll(() => llm.stop());
 
-const ctx = useTestApp([EnrichmentWorkerModule], {
+const ctx = useTestApp([EnrichmentModule], {
   env: () => ({
     LLM_BASE_URL: llm.url,
     LLM_MODEL: 'scripted-model',

@@ -1,13 +1,12 @@
 import { ItemChanges, MemoryItemAdminRepository, ProjectRepository, itemTransaction } from '@memex/db';
 import { candidateItemSchema } from '@memex/enrichment';
-import { WindowWriter } from '@memex/feature-enrichment';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { rawEvent, storeEvents } from '../support/events';
-import { useTestApp } from '../support/use-test-app';
+import { EnrichmentModule, WindowWriter } from '@memex/feature-enrichment';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // Every writer of items goes through one writer: one history shape, one revision bump, one
 // announcement after the commit.
-const ctx = useTestApp([EnrichmentWorkerModule]);
+const ctx = useTestApp([EnrichmentModule]);
 
 const body = {
   type: 'Decision' as const,

@@ -10,8 +10,8 @@ import {
   migrateInProcess,
   migrateToLatest,
 } from '@memex/db';
-import { describeServerOnly } from '../support/mode';
-import { databaseUrl, dropDatabase, uniqueName } from '../support/test-database';
+import { describeServerOnly } from '../../../test/support/mode';
+import { databaseUrl, dropDatabase, uniqueName } from '../../../test/support/test-database';
 
 describe('embedded database bootstrap', () => {
   const home = mkdtempSync(join(tmpdir(), 'memex-migrate-'));

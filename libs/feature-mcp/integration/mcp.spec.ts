@@ -1,3 +1,5 @@
+import { ItemsModule } from '@memex/feature-items';
+import { McpModule } from '@memex/feature-mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -6,15 +8,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrainApiModule } from '../../apps/brain-api/src';
 import { newId } from '@memex/domain';
-import { fixtureEvents } from '../support/claude-code-fixtures';
-import { rawEvent, storeEvents } from '../support/events';
-import { request, type ErrorBody } from '../support/http';
-import { MEMEX_BIN } from '../support/processes';
-import { useTestApp } from '../support/use-test-app';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { request, type ErrorBody } from '../../../test/support/http';
+import { MEMEX_BIN } from '../../../test/support/processes';
+import { useTestApp } from '../../../test/support/use-test-app';
 
-const ctx = useTestApp([BrainApiModule]);
+const ctx = useTestApp([McpModule, ItemsModule]);
 
 const TOOLS = ['memex_context_pack', 'memex_get_item', 'memex_get_memory', 'memex_remember', 'memex_search'];
 const RESOURCES = ['memex://brain', 'memex://decisions', 'memex://summary'];

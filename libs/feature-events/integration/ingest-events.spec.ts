@@ -1,13 +1,13 @@
-import { IngestApiModule } from '../../apps/ingest-api/src';
+import { randomBytes } from 'node:crypto';
+import { EventsModule } from '@memex/feature-events';
 import { INGEST_LIMITS } from '@memex/domain';
-import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
-import { event, request, type ErrorBody } from '../support/http';
-import { storeEvents } from '../support/events';
-import { ADMIN_TOKEN, startTestApp } from '../support/test-app';
-import { useTestApp } from '../support/use-test-app';
-import { itServerOnly } from '../support/mode';
+import { event, request, type ErrorBody } from '../../../test/support/http';
+import { storeEvents } from '../../../test/support/events';
+import { ADMIN_TOKEN, startTestApp } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/use-test-app';
+import { itServerOnly } from '../../../test/support/mode';
 
-const ctx = useTestApp([IngestApiModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
+const ctx = useTestApp([EventsModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
 
 const post = (body: unknown, k: string | undefined = ctx.project.apiKey) =>
   request(`${ctx.server.url}/api/v2/events`, { key: k, body });
@@ -116,7 +116,7 @@ describe('POST /api/v2/events', () => {
     'collapses batches for one session arriving at two replicas into one job (Redis-side deduplication)',
     'replicas share one queue through Redis',
     async () => {
-      const replica = await startTestApp([IngestApiModule], {
+      const replica = await startTestApp([EventsModule], {
         DATABASE_URL: ctx.database.url,
         QUEUE_PREFIX: ctx.server.config.QUEUE_PREFIX,
         ENRICHMENT_DEBOUNCE_MS: '60000',
@@ -327,8 +327,8 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
 
 describe('redaction on ingest', () => {
   it('stores content, metadata and branch with secrets replaced, counted by project and rule', async () => {
-    const token = `ghp_${randomOf('abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789', 36)}`;
-    const password = `Pw-${randomOf('abcdefghijklmnopqrstuvwxyz0123456789', 12)}`;
+    const token = `ghp_${randomBytes(18).toString('hex')}`;
+    const password = `Pw-${randomBytes(6).toString('hex')}`;
     const before = await redactionCount('github-token');
     const res = await post({
       sessionId: 'sess-secret',

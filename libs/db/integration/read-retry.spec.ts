@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { createDatabase, isConnectionLoss, type DB } from '@memex/db';
-import { describeServerOnly } from '../support/mode';
-import { createTestDatabase, databaseUrl, type TestDatabase } from '../support/test-database';
+import { describeServerOnly } from '../../../test/support/mode';
+import { createTestDatabase, databaseUrl, type TestDatabase } from '../../../test/support/test-database';
 
 /**
  * Kysely's driver runs a read again, once, on a fresh connection when its own was lost, and

@@ -1,14 +1,15 @@
-import { BrainApiModule } from '../../apps/brain-api/src';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
+import { EnrichmentModule } from '@memex/feature-enrichment';
+import { ItemsModule } from '@memex/feature-items';
+import { SearchModule } from '@memex/feature-search';
 import { EmbeddingRepository, ProjectRepository } from '@memex/db';
 import type { SearchResultView } from '@memex/domain';
 import { EMBEDDER } from '@memex/retrieval';
-import { storeEvents, rawEvent } from '../support/events';
-import { request, type ErrorBody } from '../support/http';
-import { useTestApp } from '../support/use-test-app';
-import { waitFor } from '../support/wait';
+import { storeEvents, rawEvent } from '../../../test/support/events';
+import { request, type ErrorBody } from '../../../test/support/http';
+import { useTestApp } from '../../../test/support/use-test-app';
+import { waitFor } from '../../../test/support/wait';
 
-const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule], { env: { EMBEDDING_POLL_MS: '200' } });
+const ctx = useTestApp([SearchModule, ItemsModule, EnrichmentModule], { env: { EMBEDDING_POLL_MS: '200' } });
 
 type Result = Pick<SearchResultView, 'itemId' | 'score' | 'ranks' | 'scores' | 'snippet'> & {
   item: Pick<SearchResultView['item'], 'title' | 'type' | 'status'>;

@@ -1,4 +1,5 @@
-import { BrainApiModule } from '../../apps/brain-api/src';
+import { ItemsModule } from '@memex/feature-items';
+import { SearchModule } from '@memex/feature-search';
 import { EmbeddingSyncService } from '@memex/feature-enrichment';
 import { EmbeddingRepository, EntityRepository, KYSELY, MemoryItemAdminRepository, type DB } from '@memex/db';
 import { sql, type Kysely } from 'kysely';
@@ -10,11 +11,11 @@ import {
   type VectorPoint,
   type VectorStore,
 } from '@memex/retrieval';
-import { request } from '../support/http';
-import { useTestApp } from '../support/use-test-app';
+import { request } from '../../../test/support/http';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // No embedding worker: the syncs below are run by hand, one store at a time.
-const ctx = useTestApp([BrainApiModule]);
+const ctx = useTestApp([SearchModule, ItemsModule]);
 
 /**
  * A second vector store standing in for a Qdrant collection (no Qdrant server here): it only

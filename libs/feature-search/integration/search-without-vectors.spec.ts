@@ -1,8 +1,9 @@
+import { ItemsModule } from '@memex/feature-items';
+import { SearchModule } from '@memex/feature-search';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BrainApiModule } from '../../apps/brain-api/src';
-import { request } from '../support/http';
-import { useTestApp } from '../support/use-test-app';
+import { request } from '../../../test/support/http';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // An embedding endpoint that takes requests and never answers: search must not wait for it.
 let silent: Server;
@@ -15,7 +16,7 @@ afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-const ctx = useTestApp([BrainApiModule], {
+const ctx = useTestApp([SearchModule, ItemsModule], {
   env: () => ({
     EMBEDDING_PROVIDER: 'openai',
     EMBEDDING_BASE_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,

@@ -1,13 +1,12 @@
-import { HygieneWorkerModule } from '../../apps/hygiene-worker/src';
-import { HYGIENE_SCHEDULER_ID } from '@memex/feature-hygiene';
+import { HYGIENE_SCHEDULER_ID, HygienePassesModule } from '@memex/feature-hygiene';
 import { QUEUES } from '@memex/queue';
-import { openQueue, purgeQueuePrefix } from '../support/test-app';
-import { useTestApp } from '../support/use-test-app';
-import { waitFor } from '../support/wait';
-import { describeServerOnly } from '../support/mode';
+import { openQueue, purgeQueuePrefix } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/use-test-app';
+import { waitFor } from '../../../test/support/wait';
+import { describeServerOnly } from '../../../test/support/mode';
 
 // The periodic check is an hour away: only the reconnection can bring the schedule back here.
-const ctx = useTestApp([HygieneWorkerModule], {
+const ctx = useTestApp([HygienePassesModule], {
   env: { HYGIENE_INTERVAL_MS: '60000', HYGIENE_SCHEDULE_CHECK_MS: '3600000' },
   redisProxy: true,
 });

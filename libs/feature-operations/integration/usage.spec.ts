@@ -1,13 +1,13 @@
-import { BrainApiModule } from '../../apps/brain-api/src';
+import { OperationsModule } from '@memex/feature-operations';
 import { ModelUsageRepository, ProjectRepository } from '@memex/db';
-import type { ErrorBody } from '../support/http';
+import type { ErrorBody } from '../../../test/support/http';
 import type { StatusView, UsageView } from '@memex/domain';
-import { rawEvent, storeEvents } from '../support/events';
-import { request } from '../support/http';
-import { ADMIN_TOKEN } from '../support/test-app';
-import { useTestApp } from '../support/use-test-app';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { request } from '../../../test/support/http';
+import { ADMIN_TOKEN } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/use-test-app';
 
-const ctx = useTestApp([BrainApiModule], {
+const ctx = useTestApp([OperationsModule], {
   env: { ENRICHMENT_ENGINE: 'claude-code', LLM_DAILY_TOKENS: '5000', LLM_DAILY_COST_USD: '1.5' },
 });
 

@@ -1,13 +1,13 @@
+import { EventsModule } from '@memex/feature-events';
 import fc from 'fast-check';
-import { IngestApiModule } from '../../apps/ingest-api/src';
 import { EVENT_TYPES, INGEST_LIMITS, eventBatchSchema } from '@memex/domain';
-import { request, type ErrorBody } from '../support/http';
-import { useTestApp } from '../support/use-test-app';
+import { request, type ErrorBody } from '../../../test/support/http';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1200);
 
-const ctx = useTestApp([IngestApiModule]);
+const ctx = useTestApp([EventsModule]);
 
 type Body = Record<string, unknown> & { events: Array<Record<string, unknown>> };
 

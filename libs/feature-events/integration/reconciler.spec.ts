@@ -1,14 +1,13 @@
-import { EnqueueReconciler } from '@memex/feature-events';
-import { IngestApiModule } from '../../apps/ingest-api/src';
+import { EnqueueReconciler, EventsModule } from '@memex/feature-events';
 import { UnrecoverableError } from '@memex/queue';
-import { startQueueWorker } from '../support/queue-worker';
-import { event, request } from '../support/http';
-import { ADMIN_TOKEN } from '../support/test-app';
-import { useTestApp } from '../support/use-test-app';
-import { waitFor } from '../support/wait';
-import { itServerOnly } from '../support/mode';
+import { startQueueWorker } from '../../../test/support/queue-worker';
+import { event, request } from '../../../test/support/http';
+import { ADMIN_TOKEN } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/use-test-app';
+import { waitFor } from '../../../test/support/wait';
+import { itServerOnly } from '../../../test/support/mode';
 
-const ctx = useTestApp([IngestApiModule], {
+const ctx = useTestApp([EventsModule], {
   redisProxy: true,
   env: { ENRICHMENT_DEBOUNCE_MS: '0', RECONCILE_GRACE_MS: '1000' },
 });

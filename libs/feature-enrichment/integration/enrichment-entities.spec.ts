@@ -3,20 +3,19 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { EntityRepository } from '@memex/db';
 import { ITEM_MENTIONS_COUNTED } from '@memex/entities';
-import { EnrichmentService, EntityCatchUp } from '@memex/feature-enrichment';
+import { EnrichmentModule, EnrichmentService, EntityCatchUp } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { storeEvents } from '../support/events';
-import { patternsHolding } from '../support/patterns';
-import { useTestApp } from '../support/use-test-app';
+import { storeEvents } from '../../../test/support/events';
+import { patternsHolding } from '../../../test/support/patterns';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // The enrichment worker fills the entity store after each window, from the events it read and
 // the items it wrote; small windows, so a failure and its fix land in different windows.
-const ctx = useTestApp([EnrichmentWorkerModule], { env: { ENRICHMENT_WINDOW_EVENTS: '10' } });
+const ctx = useTestApp([EnrichmentModule], { env: { ENRICHMENT_WINDOW_EVENTS: '10' } });
 const LIVE = ['active', 'stale', 'review'];
 
 function transcript(name: string) {
-  return transcriptToEvents(readFileSync(join(__dirname, '../fixtures/claude-code', name), 'utf8'));
+  return transcriptToEvents(readFileSync(join(__dirname, '../../../test/fixtures/claude-code', name), 'utf8'));
 }
 
 describe('the enrichment worker and the entity store', () => {

@@ -1,15 +1,15 @@
+import { SearchModule } from '@memex/feature-search';
 import type { Kysely } from 'kysely';
 import { EntityRepository, KYSELY, ProjectRepository, type DB, type EntityWindow } from '@memex/db';
 import { lookupName } from '@memex/entities';
-import { BrainApiModule } from '../../apps/brain-api/src';
-import { request } from '../support/http';
-import { insertItem } from '../support/items';
-import { useTestApp } from '../support/use-test-app';
+import { request } from '../../../test/support/http';
+import { insertItem } from '../../../test/support/items';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // A context pack reads only its own project's entity store: an entity's live items are the
 // project's own (a link row to another project's item does not count), and which error
 // signatures a word picks is decided among the project's own, whatever another project holds.
-const ctx = useTestApp([BrainApiModule]);
+const ctx = useTestApp([SearchModule]);
 
 type Component = { type: string; source: string; content: string };
 const FILE = 'src/cart/totals.ts';

@@ -1,10 +1,9 @@
 import { tmpdir } from 'node:os';
-import { EnrichmentService } from '@memex/feature-enrichment';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { ClaudeStandIn } from '../support/claude-standin';
-import { rawEvent, storeEvents } from '../support/events';
-import { modelAnswer } from '../support/scripted-llm';
-import { useTestApp } from '../support/use-test-app';
+import { EnrichmentModule, EnrichmentService } from '@memex/feature-enrichment';
+import { ClaudeStandIn } from '../../../test/support/claude-standin';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { modelAnswer } from '../../../test/support/scripted-llm';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 const claude = new ClaudeStandIn();
 beforeAll(() => claude.install());
@@ -14,7 +13,7 @@ beforeEach(() => {
   claude.mode('ok');
 });
 
-const ctx = useTestApp([EnrichmentWorkerModule], {
+const ctx = useTestApp([EnrichmentModule], {
   env: { ENRICHMENT_ENGINE: 'claude-code', CLAUDE_CODE_TIMEOUT_MS: '1500' },
 });
 const service = () => ctx.server.app.get(EnrichmentService);

@@ -1,12 +1,11 @@
 import { candidateItemSchema, type VerifiedItem } from '@memex/enrichment';
-import { WindowWriter } from '@memex/feature-enrichment';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { rawEvent, storeEvents } from '../support/events';
-import { useTestApp } from '../support/use-test-app';
+import { EnrichmentModule, WindowWriter } from '@memex/feature-enrichment';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // Windows written straight through the repository, with candidates made to collide: the
 // engines rarely produce these shapes on purpose, but a model can.
-const ctx = useTestApp([EnrichmentWorkerModule]);
+const ctx = useTestApp([EnrichmentModule]);
 
 const PRISMA = 'All database access goes through Prisma.';
 const KYSELY = 'All database access goes through Kysely.';

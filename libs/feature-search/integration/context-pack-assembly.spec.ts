@@ -1,14 +1,13 @@
-import { EnrichmentService } from '@memex/feature-enrichment';
-import { BrainApiModule } from '../../apps/brain-api/src';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { fixtureEvents } from '../support/claude-code-fixtures';
-import { storeEvents } from '../support/events';
-import { request, type ErrorBody } from '../support/http';
-import { useTestApp } from '../support/use-test-app';
+import { SearchModule } from '@memex/feature-search';
+import { EnrichmentService, EnrichmentModule } from '@memex/feature-enrichment';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
+import { storeEvents } from '../../../test/support/events';
+import { request, type ErrorBody } from '../../../test/support/http';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // The context pack as spec/context-assembly.md describes it, over a real session the worker
 // enriched: entity, relation and pattern components, a strategy and filters from the request.
-const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule]);
+const ctx = useTestApp([SearchModule, EnrichmentModule]);
 const url = (path: string) => `${ctx.server.url}${path}`;
 
 type Component = {

@@ -1,10 +1,10 @@
 import { EntityRepository, type EntityWindow } from '@memex/db';
 import { ITEM_MENTIONS_COUNTED, itemEntities, salience, windowEntities, type SourceEvent } from '@memex/entities';
 import { entityWindow } from '@memex/feature-enrichment';
-import { fixtureEvents } from '../support/claude-code-fixtures';
-import { insertItem } from '../support/items';
-import { patternsHolding } from '../support/patterns';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
+import { insertItem } from '../../../test/support/items';
+import { patternsHolding } from '../../../test/support/patterns';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database';
 
 // The entity store against real Postgres: idempotent per event and session, weights counting
 // sessions, a depth-limited traversal, archived items no longer feeding salience, per project.

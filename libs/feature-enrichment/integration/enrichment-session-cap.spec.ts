@@ -1,10 +1,9 @@
-import { EnrichmentService } from '@memex/feature-enrichment';
-import { EnrichmentWorkerModule } from '../../apps/enrichment-worker/src';
-import { rawEvent, storeEvents } from '../support/events';
-import { useTestApp } from '../support/use-test-app';
+import { EnrichmentModule, EnrichmentService } from '@memex/feature-enrichment';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { useTestApp } from '../../../test/support/use-test-app';
 
 // A session keeps at most two extracted items here, so a test can watch them compete.
-const ctx = useTestApp([EnrichmentWorkerModule], { env: { ENRICHMENT_SESSION_ITEMS: '2' } });
+const ctx = useTestApp([EnrichmentModule], { env: { ENRICHMENT_SESSION_ITEMS: '2' } });
 
 function live(sessionId: string) {
   return ctx.database.db
