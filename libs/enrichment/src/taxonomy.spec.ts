@@ -97,6 +97,13 @@ describe('dedupHintFor', () => {
     expect(dedupHintFor('Todo', 'Add pagination to the invoice list')).toBe('todo:pagination:add-invoice-list');
   });
 
+  it('takes the code name the text is about as topic, before its first word', () => {
+    expect(dedupHintFor('ImplementationFact', 'Now calls `requireUser()` at the top of plan-stream')).toBe(
+      'implementation:requireuser:calls-top-plan-stream',
+    );
+    expect(dedupHintFor('Decision', 'Yes, still use the ledger table')).toBe('decision:ledger:yes-still-table');
+  });
+
   it('falls back to the first word when every word is an action', () => {
     expect(dedupHintFor('BugFix', 'fixed the bug')).toBe('bugfix:fixed:bug');
   });

@@ -1,5 +1,5 @@
 import type { ItemType } from '@memex/domain';
-import { significantWords, slug, topicWord } from './text';
+import { codeTopic, significantWords, slug, topicWord } from './text';
 
 /** The first segment of every dedup hint, by item type. */
 export const HINT_CATEGORY: Record<ItemType, string> = {
@@ -75,11 +75,14 @@ export function schemaKeyFor(type: ItemType, files: readonly string[]): string {
   return ['root', ...(area.length > 0 ? area : [TYPE_BRANCH[type]])].join('/');
 }
 
-/** `category:topic:key`: topic from the files' area or the text's first word, key from the text. */
+/**
+ * `category:topic:key`: topic from the files' area, else the code name the text is about, else
+ * its first word that names something; key from the text.
+ */
 export function dedupHintFor(type: ItemType, text: string, files: readonly string[] = []): string {
   const words = significantWords(text);
   const area = areaOf(files);
-  const topic = area[area.length - 1] ?? topicWord(words) ?? words[0] ?? 'general';
+  const topic = area[area.length - 1] ?? codeTopic(text) ?? topicWord(words) ?? words[0] ?? 'general';
   const rest = words.filter((w) => w !== topic);
   return `${HINT_CATEGORY[type]}:${slug([topic], 1)}:${slug(rest.length > 0 ? rest : words, 5)}`;
 }

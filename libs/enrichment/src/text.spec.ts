@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { TAG_PATTERN } from '@memex/domain';
-import { asTitle, firstSentence, normalizeWhitespace, significantWords, slug, topicWord, truncateWords } from './text';
+import {
+  asTitle,
+  codeTopic,
+  firstSentence,
+  normalizeWhitespace,
+  significantWords,
+  slug,
+  topicWord,
+  truncateWords,
+} from './text';
 
 describe('normalizeWhitespace', () => {
   it('collapses every run of whitespace to one space and trims', () => {
@@ -64,6 +73,27 @@ describe('topicWord', () => {
   it('is undefined when every word is an action, or there are none', () => {
     expect(topicWord(['fix', 'bug', 'update'])).toBeUndefined();
     expect(topicWord([])).toBeUndefined();
+  });
+
+  it('skips what a sentence leads with that names nothing: a reply, a hedge, a count, a step', () => {
+    expect(topicWord(significantWords('Yes, still failing on the ledger'))).toBe('ledger');
+    expect(topicWord(significantWords('Something in the release script broke'))).toBe('release');
+    expect(topicWord(significantWords('New module for the webhook sender'))).toBe('module');
+    expect(topicWord(significantWords('Hmm, one more thing'))).toBe('thing');
+  });
+});
+
+describe('codeTopic', () => {
+  it('is the first code name in backticks that names something: an identifier whole, a command by its program and subcommand', () => {
+    expect(codeTopic('Changed `bun publish` to `npm publish` in the release script')).toBe('bun-publish');
+    expect(codeTopic('Reset the index with `git read-tree HEAD`')).toBe('git-read-tree');
+    expect(codeTopic('Raise `kern.tty.ptmx_max` to 999 via launchd')).toBe('kern-tty-ptmx-max');
+    expect(codeTopic('Run `fix` and then `requireUser()` at the top')).toBe('requireuser');
+  });
+
+  it('is undefined without a code name', () => {
+    expect(codeTopic('The release script publishes with npm')).toBeUndefined();
+    expect(codeTopic('An unclosed `tick')).toBeUndefined();
   });
 });
 

@@ -31,9 +31,37 @@ const ACTION_WORDS = new Set(
   ).split(' '),
 );
 
-/** The word an item is about: the first significant word that is not an action. */
+/**
+ * Words a sentence leads with that name nothing it is about (a reply, a hedge, a count, a step of
+ * the telling): never a hint's topic. As topics they grouped unrelated notes ("yes …", "still …",
+ * "new …"), and the brain shows one item per category and topic.
+ */
+const FILLER_WORDS = new Set(
+  (
+    'yes yep yeah oh ok okay hmm hey wait well so still already here there then something anything ' +
+    'one two three more most new first next last same other think thought found ran running remaining ' +
+    'confirmed given known following fits alone short answer fact note re step step-by-step identified ' +
+    'investigate closest really actually maybe probably likely done good great perfect else'
+  ).split(' '),
+);
+
+/** The word an item is about: the first significant word that is neither an action nor filler. */
 export function topicWord(words: readonly string[]): string | undefined {
-  return words.find((w) => !ACTION_WORDS.has(w));
+  return words.find((w) => !ACTION_WORDS.has(w) && !FILLER_WORDS.has(w));
+}
+
+/**
+ * The code name a text is about, when it names one in backticks: an identifier whole
+ * (`` `kern.tty.ptmx_max` ``), a command by its program and subcommand (`` `git read-tree HEAD` ``
+ * is `git-read-tree`: `git` alone would group every note that runs git).
+ */
+export function codeTopic(text: string): string | undefined {
+  for (const [, code] of text.matchAll(/`([^`\n]{2,80})`/g)) {
+    const words = significantWords(code!);
+    const first = words.findIndex((w) => !ACTION_WORDS.has(w) && !FILLER_WORDS.has(w));
+    if (first >= 0) return words.slice(first, first + 2).join('-');
+  }
+  return undefined;
 }
 
 /** A short stable name for a word outside a-z0-9 (FNV-1a), since hints and tags are ASCII. */
