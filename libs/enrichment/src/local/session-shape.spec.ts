@@ -142,6 +142,50 @@ describe('a conclusion the person rejects', () => {
     }
   });
 
+  it('is dropped when "this should work now" is answered with the same command failing, pasted back', () => {
+    const fix = () =>
+      session()
+        .prompt('./run.sh fails in the container build: npm ERR! Exit handler never called!')
+        .edit('Containerfile')
+        .say(
+          'Fixed! The issue was `npm ci` has a known bug in container environments. Changed to `npm install`.\n\nTry running again: `./run.sh`. This should work now.',
+        );
+    const pasted = [
+      '❯ ./run.sh',
+      '🐳 Building container image...',
+      '[+] Building 120.4s (6/12)',
+      'npm ERR! Exit handler never called!',
+      'Error: building at STEP "RUN npm install": exit status 1',
+    ].join('\n');
+    const events = fix().prompt(pasted).say('Let me try a different approach.').events();
+    expect(readWindow(events).retracted).toHaveLength(1);
+    expect(
+      readWindow(events)
+        .candidates.map((i) => i.title)
+        .join('\n'),
+    ).not.toContain('known bug');
+  });
+
+  it('is kept when the pasted output says it worked, or the closing message asked for no retry', () => {
+    const works = ['it works now, thanks!', '✓ image built', 'Error: none of the 12 checks failed'].join('\n');
+    const events = session()
+      .prompt('fix the build')
+      .edit('Containerfile')
+      .say('Changed to `npm install`. This should work now.')
+      .prompt(works)
+      .say('Great.')
+      .events();
+    expect(readWindow(events).retracted).toEqual([]);
+    const other = session()
+      .prompt('fix the build')
+      .edit('Containerfile')
+      .say('Changed to `npm install` and pinned Node 20 in the Containerfile.')
+      .prompt(['now the tests fail:', 'Error: expected 3, got 4'].join('\n'))
+      .say('Looking at the test.')
+      .events();
+    expect(readWindow(other).retracted).toEqual([]);
+  });
+
   it('is kept when the next prompt moves on instead', () => {
     const events = turns().prompt('ok, thanks. now rebase on main please').say('Rebasing.').events();
     expect(readWindow(events).retracted).toEqual([]);

@@ -141,9 +141,30 @@ const DISPUTES = new RegExp(
   'i',
 );
 
+/** A closing message that hands the fix back to be tried: "This should work now", "Try running again". */
+const TRY_AGAIN =
+  /\b(?:should (?:now )?(?:work|fix (?:it|this|that)|build|pass|run|succeed)(?: now)?|try (?:running |it |that )?again|give it another (?:try|go|run)|(?:re-?run|run) (?:it |that )?again)\b/i;
+/** A line of pasted output that says it failed. */
+const FAILURE_LINE = /^.*\b(?:error|errors|failed|failure|fatal|exception|not found|cannot|can't)\b.*$/im;
+/** The person saying it worked, before whatever they paste next. */
+const WORKED = /^[^\n]{0,80}\b(?:works?|worked|working|passe[sd]|fixed|success(?:ful)?|thanks?)\b/i;
+
+/**
+ * The person answering "this should work now" with the failure itself: the same command's
+ * output pasted back, failing (two lines or more, an error among them, no word that it worked).
+ * Sessions say "that didn't work" this way more often than in words.
+ */
+function pastesFailure(prompt: string, closing: string): boolean {
+  const lines = prompt.split('\n').filter((l) => l.trim()).length;
+  return TRY_AGAIN.test(closing) && lines >= 2 && FAILURE_LINE.test(prompt) && !WORKED.test(prompt);
+}
+
 function rejects(prompt: string, closing: string): boolean {
   return (
-    REJECTS.test(prompt) || DISPUTES.test(prompt.trim()) || (SAYS_NO.test(prompt) && !ASKS.test(closing.trimEnd()))
+    REJECTS.test(prompt) ||
+    DISPUTES.test(prompt.trim()) ||
+    (SAYS_NO.test(prompt) && !ASKS.test(closing.trimEnd())) ||
+    pastesFailure(prompt, closing)
   );
 }
 
