@@ -22,6 +22,7 @@ import { userRules } from './user-rules';
 import { workarounds } from './workarounds';
 import { commitStyle } from './commit-style';
 import { movedRemote } from './moved-remote';
+import { projectFiles } from './project-files';
 import { adoptingHints, withoutNearDuplicates } from './near-duplicates';
 
 /** How an item was found sets its confidence: a self-report beats a stated rule beats a reading. */
@@ -106,6 +107,7 @@ function collapseByHint(items: CandidateItem[]): CandidateItem[] {
  * Extraction without any model, built on how a Claude Code session is shaped: turns (the
  * prompt, the work, the assistant's closing message), the user's own rules, todo lists,
  * accepted plans, commits and the commit style `git log` shows, a remote the host says moved,
+ * what the project files it opened say of the build (CI steps, package scripts, Python tools),
  * errors followed by edits and passing runs, and explicit
  * `[MEMORY: …]` tags. Proposals are ranked by salience and only the best few are kept.
  */
@@ -135,7 +137,7 @@ export function readWindow(
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
   proposals.push(...workarounds(events));
-  proposals.push(...commitStyle(events), ...movedRemote(events));
+  proposals.push(...commitStyle(events), ...movedRemote(events), ...projectFiles(events));
   for (const event of events) proposals.push(...fromCompaction(event));
   const standing = (p: Proposal) => !restsOnRejected(p.candidate.evidence, rejected);
   const kept = ranked(tags);

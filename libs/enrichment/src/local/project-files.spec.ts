@@ -1,0 +1,121 @@
+import { SessionFixture, extractChecked } from './session-fixture';
+
+/** A file as Claude Code's Read tool shows it: each line after its number. */
+const numbered = (text: string) =>
+  text
+    .split('\n')
+    .map((line, i) => `${String(i + 1).padStart(6)}→${line}`)
+    .join('\n');
+
+function readIn(files: Record<string, string>) {
+  let session = new SessionFixture().prompt('why does CI fail on typecheck?');
+  for (const [path, text] of Object.entries(files)) {
+    session = session.tool('Read', { file_path: `/work/app/${path}` }, numbered(text));
+  }
+  return session.say('CI typechecks before it builds, so the packages have no dist yet.');
+}
+
+const notes = (files: Record<string, string>) => {
+  const { items, unverified } = extractChecked(readIn(files));
+  expect(unverified).toEqual([]);
+  return items.filter(
+    (i) => i.type === 'ArchitectureNote' && /workflow runs|builds and checks|Scripts of|toml/.test(i.title),
+  );
+};
+
+const workflow = `name: CI
+on:
+  push:
+    branches: [main]
+jobs:
+  verify:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Checkout
+        uses: actions/checkout@v4
+      - name: Install dependencies
+        run: bun install --frozen-lockfile
+      - name: Lint
+        run: bun run lint
+      - name: Typecheck
+        run: bun run typecheck
+      - name: Notes
+        run: |
+          echo "multi-line scripts are not one command"
+  deploy:
+    needs: verify
+    if: github.ref == 'refs/heads/main'
+    steps:
+      - name: Deploy
+        run: bun run deploy
+`;
+
+const pkg = (name: string, scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ name, version: '1.0.0', scripts, ...extra }, null, 2);
+
+describe('the project files a session opened', () => {
+  it('are what CI runs, step by step, from a workflow it read', () => {
+    const [ci] = notes({ '.github/workflows/ci.yml': workflow });
+    expect(ci).toMatchObject({
+      title: 'What the `CI` workflow runs (`.github/workflows/ci.yml`)',
+      files: ['.github/workflows/ci.yml'],
+    });
+    expect(ci!.facts).toBe(
+      'Steps, in order. Job `verify`: Install dependencies `bun install --frozen-lockfile`; Lint `bun run lint`; ' +
+        'Typecheck `bun run typecheck`; Notes (a script). ' +
+        "Job `deploy` (after `verify`, if `github.ref == 'refs/heads/main'`): Deploy `bun run deploy`.",
+    );
+  });
+
+  it('are the root package scripts a teammate runs, the workspaces, and packages that share their scripts said once', () => {
+    const shared = { build: 'tsc -p tsconfig.json', lint: 'biome lint src', clean: 'rm -rf dist' };
+    const [note] = notes({
+      'package.json': pkg(
+        'shop',
+        { build: 'turbo run build', test: 'turbo run test', prepare: 'husky' },
+        { description: 'The shop monorepo', workspaces: ['packages/*'], packageManager: 'bun@1.3.5' },
+      ),
+      'packages/core/package.json': pkg('@shop/core', shared),
+      'packages/cart/package.json': pkg('@shop/cart', shared),
+    });
+    expect(note!.title).toBe('How `shop` builds and checks itself: The shop monorepo (`package.json`)');
+    expect(note!.facts).toBe(
+      'Scripts: build `turbo run build`, test `turbo run test`. Workspaces: `packages/*`. Package manager: `bun@1.3.5`. ' +
+        '2 packages (`@shop/cart`, `@shop/core`) each run build `tsc -p tsconfig.json`, lint `biome lint src`.',
+    );
+  });
+
+  it('are a Python project’s name, purpose and configured tools', () => {
+    const pyproject = [
+      '[project]',
+      'name = "claude-code-log"',
+      'description = "Convert Claude transcript JSONL files to HTML"',
+      'requires-python = ">=3.12"',
+      '',
+      '[tool.pytest.ini_options]',
+      'testpaths = ["test"]',
+      '',
+      '[tool.pyright]',
+      'typeCheckingMode = "strict"',
+      '',
+      '[tool.ruff]',
+      'line-length = 120',
+    ].join('\n');
+    const [note] = notes({ 'pyproject.toml': pyproject });
+    expect(note!.title).toBe('`claude-code-log`: Convert Claude transcript JSONL files to HTML (`pyproject.toml`)');
+    expect(note!.facts).toBe(
+      'Python >=3.12. Tools configured in pyproject.toml: pytest (testpaths ["test"]), pyright (typeCheckingMode strict), ruff.',
+    );
+  });
+
+  it('say nothing of other files, a partial package.json, or a workflow without commands', () => {
+    expect(
+      notes({
+        'src/index.ts': 'export const a = 1;',
+        'package.json': '{\n  "name": "shop",\n  "scripts": {',
+        '.github/workflows/release.yml':
+          'name: Release\non: push\njobs:\n  r:\n    steps:\n      - uses: actions/checkout@v4',
+      }),
+    ).toEqual([]);
+  });
+});
