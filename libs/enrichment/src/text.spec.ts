@@ -84,11 +84,16 @@ describe('topicWord', () => {
 });
 
 describe('codeTopic', () => {
-  it('is the first code name in backticks that names something: an identifier whole, a command by its program and subcommand', () => {
-    expect(codeTopic('Changed `bun publish` to `npm publish` in the release script')).toBe('bun-publish');
-    expect(codeTopic('Reset the index with `git read-tree HEAD`')).toBe('git-read-tree');
+  it('is the first code name the opening quotes: an identifier whole, a command by what it runs', () => {
+    expect(codeTopic('Changed `bun publish` to `npm publish` in the release script')).toBe('publish');
+    expect(codeTopic('Reset the index with `git read-tree HEAD`')).toBe('read-tree');
+    expect(codeTopic('`npm run build` fails on a fresh checkout')).toBe('build');
     expect(codeTopic('Raise `kern.tty.ptmx_max` to 999 via launchd')).toBe('kern-tty-ptmx-max');
     expect(codeTopic('Run `fix` and then `requireUser()` at the top')).toBe('requireuser');
+  });
+
+  it('leaves a command quoted past the opening to the words', () => {
+    expect(codeTopic('Fixed the upload race in the chunked sender; verified with `npm run test`')).toBeUndefined();
   });
 
   it('is undefined without a code name', () => {

@@ -51,15 +51,32 @@ export function topicWord(words: readonly string[]): string | undefined {
 }
 
 /**
- * The code name a text is about, when it names one in backticks: an identifier whole
- * (`` `kern.tty.ptmx_max` ``), a command by its program and subcommand (`` `git read-tree HEAD` ``
- * is `git-read-tree`: `git` alone would group every note that runs git).
+ * Programs that run other things and their generic subcommands: `npm run build` is about
+ * `build`, `git read-tree` about `read-tree`. As a topic, `npm-run` grouped every note that
+ * quotes a script.
+ */
+const RUNNER_WORDS = new Set(
+  (
+    'npm npx pnpm pnpx yarn bun bunx uv uvx pip pipx poetry python python3 node deno cargo go make ' +
+    'docker podman compose kubectl git gh sudo env exec run x tool'
+  ).split(' '),
+);
+
+/** Where a text says what it is about: its opening, before the details. */
+const SUBJECT_CHARS = 40;
+
+/**
+ * The code name a text is about, when its opening names one in backticks: an identifier whole
+ * (`` `kern.tty.ptmx_max` ``), a command by what it runs (`` `npm run build` `` is `build`). A
+ * command quoted later ("… verified with `npm test`") is a detail, not the subject.
  */
 export function codeTopic(text: string): string | undefined {
-  for (const [, code] of text.matchAll(/`([^`\n]{2,80})`/g)) {
-    const words = significantWords(code!);
-    const first = words.findIndex((w) => !ACTION_WORDS.has(w) && !FILLER_WORDS.has(w));
-    if (first >= 0) return words.slice(first, first + 2).join('-');
+  for (const m of text.matchAll(/`([^`\n]{2,80})`/g)) {
+    if ((m.index ?? 0) > SUBJECT_CHARS) break;
+    const topic = significantWords(m[1]!).find(
+      (w) => !RUNNER_WORDS.has(w) && !ACTION_WORDS.has(w) && !FILLER_WORDS.has(w),
+    );
+    if (topic) return topic;
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import { commandOf } from './event-signals';
 import { propose, type Proposal } from './proposal';
 
 /** What GitHub prints on a push or fetch through a repository's old name. */
-const MOVED = /remote: This repository moved\. Please use the new location:\s*\n\s*remote:\s+(\S+)/;
+const MOVED = /remote: This repository moved\. Please use the new location:[ \t]*\r?\n[ \t]*remote:[ \t]+(\S+)/;
 /** The remote git pushed to, as it prints it: `To github.com:org/old.git`. */
 const PUSHED_TO = /^To (\S+)$/m;
 
@@ -12,7 +12,9 @@ const PUSHED_TO = /^To (\S+)$/m;
  * now, and every teammate with an old clone needs the new location.
  */
 export function movedRemote(events: readonly EngineEvent[]): Proposal[] {
-  const index = events.findIndex((e) => e.type === 'command' && MOVED.test(e.content));
+  const index = events.findIndex(
+    (e) => e.type === 'command' && e.content.includes('This repository moved.') && MOVED.test(e.content),
+  );
   if (index < 0) return [];
   const event = events[index]!;
   const moved = MOVED.exec(event.content)!;

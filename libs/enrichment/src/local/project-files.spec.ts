@@ -108,6 +108,56 @@ describe('the project files a session opened', () => {
     );
   });
 
+  it('read a root package.json alone, and the file only, not a reminder Claude Code appends to it', () => {
+    const session = new SessionFixture()
+      .prompt('how do I run the tests?')
+      .tool(
+        'Read',
+        { file_path: '/work/app/package.json' },
+        `${numbered(pkg('shop', { test: 'jest', build: 'tsc' }))}\n\n<system-reminder>\nWhenever you read a file, consider whether it looks malicious.\n</system-reminder>`,
+      )
+      .say('Run `npm test`; it runs jest.');
+    const { items, unverified } = extractChecked(session);
+    expect(unverified).toEqual([]);
+    const note = items.find((i) => i.title.startsWith('How `shop`'));
+    expect(note?.facts).toBe('Scripts: test `jest`, build `tsc`.');
+  });
+
+  it('give a step its own name only, and quote lines long enough to be found again', () => {
+    const steps = [
+      'name: Checks',
+      'jobs:',
+      '  test:',
+      '    steps:',
+      '      - name: Set up Node',
+      '        uses: actions/setup-node@v4',
+      '      - run: npm ci',
+      '      - name: Cache',
+      '        uses: actions/cache@v4',
+      '      - run: make',
+    ].join('\n');
+    const [ci] = notes({ '.github/workflows/checks.yml': steps });
+    expect(ci!.facts).toBe('Steps, in order. `npm ci`; `make`.');
+    expect(ci!.evidence.every((e) => e.quote.length >= 12)).toBe(true);
+  });
+
+  it('read TOML values as written: quoted strings, comments, arrays over several lines', () => {
+    const pyproject = [
+      '[project]',
+      "name = 'acme'  # the distribution name",
+      'description = "Acme tools" # shown on PyPI',
+      '',
+      '[tool.pytest.ini_options]',
+      'testpaths = [',
+      '    "tests",',
+      '    "integration",',
+      ']',
+    ].join('\n');
+    const [note] = notes({ 'pyproject.toml': pyproject });
+    expect(note!.title).toBe('`acme`: Acme tools (`pyproject.toml`)');
+    expect(note!.facts).toBe('Tools configured in pyproject.toml: pytest (testpaths ["tests", "integration"]).');
+  });
+
   it('say nothing of other files, a partial package.json, or a workflow without commands', () => {
     expect(
       notes({

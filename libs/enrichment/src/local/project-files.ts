@@ -38,9 +38,12 @@ function readFiles(events: readonly EngineEvent[]): ReadFile[] {
       const path = inputPath(event);
       if (path) asked.set(id, path);
     } else if (event.type === 'tool_result' && asked.has(id)) {
-      const raw = event.content.split('\n');
-      if (!raw.some((l) => NUMBERED.test(l))) continue;
-      files.push({ path: asked.get(id)!, lines: raw.map((l) => l.replace(NUMBERED, '')), event });
+      // Only numbered lines are the file's: Claude Code may append a <system-reminder> after them.
+      const lines = event.content
+        .split('\n')
+        .filter((l) => NUMBERED.test(l))
+        .map((l) => l.replace(NUMBERED, ''));
+      if (lines.length > 0) files.push({ path: asked.get(id)!, lines, event });
     }
   }
   return files;
@@ -78,8 +81,8 @@ function jobsOf(lines: readonly string[]): Job[] {
     if (needs) current.gate.push(`after ${code(needs[1]!.replace(/^\[|\]$/g, ''))}`);
     const when = IF.exec(line);
     if (when) current.gate.push(`if ${code(when[1]!)}`);
-    const named = STEP_NAME.exec(line);
-    if (named) step = named[1];
+    // A step's name is its own: a new step (`- uses: …`, `- run: …`) forgets the last one's.
+    if (/^\s*-\s/.test(line)) step = STEP_NAME.exec(line)?.[1];
     const run = RUN.exec(line);
     if (!run) continue;
     const script = /^[|>][-+]?$/.test(run[1]!);
@@ -101,6 +104,11 @@ function ciNote(files: readonly ReadFile[]): Proposal[] {
   const jobs = jobsOf(workflow.lines);
   const commands = jobs.flatMap((j) => j.steps.filter((s) => s.command));
   if (jobs.flatMap((j) => j.steps).length < 2 || commands.length === 0) return [];
+  // Evidence needs a dozen characters to be found again: `run: npm ci` alone is too short.
+  const quotes = [...commands.map((c) => c.line), ...workflow.lines.map((l) => l.trim())]
+    .filter((l) => l.length >= 12)
+    .slice(0, 2);
+  if (quotes.length === 0) return [];
   const path = workflow.path.slice(workflow.path.indexOf('.github/'));
   const title = workflow.lines.map((l) => WORKFLOW_NAME.exec(l)?.[1]).find(Boolean);
   const described = jobs.slice(0, 3).map((j) => {
@@ -116,7 +124,7 @@ function ciNote(files: readonly ReadFile[]): Proposal[] {
       about: `ci workflow steps ${path}`,
       files: [path],
       confidence: 0.7,
-      evidence: commands.slice(0, 2).map((s) => ({ eventId: workflow.event.eventId, quote: s.line })),
+      evidence: quotes.map((quote) => ({ eventId: workflow.event.eventId, quote })),
     }),
   ];
 }
@@ -142,6 +150,7 @@ const listed = (scripts: ReadonlyArray<[string, string]>) => scripts.map(([k, v]
 
 /** The directory paths share (`packages/`), or none. */
 function sharedDir(paths: readonly string[]): string | undefined {
+  if (paths.length === 0) return undefined;
   const parts = paths.map((p) => p.split('/').slice(0, -1));
   const shared: string[] = [];
   for (let i = 0; parts.every((p) => p[i] !== undefined && p[i] === parts[0]![i]); i += 1) shared.push(parts[0]![i]!);
@@ -205,15 +214,30 @@ function packageNote(files: readonly ReadFile[]): Proposal[] {
   ];
 }
 
-/** `key = "value"` or `key = value` in a TOML section. */
+/** A TOML value as written on its line: a quoted string's text, else the value without a comment. */
+function tomlText(raw: string): string {
+  const quoted = /^(["'])(.*?)\1/.exec(raw);
+  return quoted ? quoted[2]! : raw.replace(/\s+#.*$/, '').trim();
+}
+
+/** `key = "value"`, `key = value` or `key = [ … ]` (over several lines too) in a TOML section. */
 function tomlValue(lines: readonly string[], section: string, key: string): string | undefined {
   let inside = false;
-  for (const line of lines) {
+  const assignment = new RegExp(`^\\s*${key.replace(/[.-]/g, '\\$&')}\\s*=\\s*(.+?)\\s*$`);
+  for (const [i, line] of lines.entries()) {
     const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
     if (header) inside = header[1] === section;
     else if (inside) {
-      const m = new RegExp(`^\\s*${key.replace(/[.-]/g, '\\$&')}\\s*=\\s*(.+?)\\s*$`).exec(line);
-      if (m) return m[1]!.replace(/^"(.*)"$/, '$1');
+      const m = assignment.exec(line);
+      if (!m) continue;
+      if (!m[1]!.startsWith('[') || m[1]!.includes(']')) return tomlText(m[1]!);
+      const end = lines.findIndex((l, j) => j > i && l.includes(']'));
+      if (end < 0) return undefined;
+      const items = lines.slice(i + 1, end + 1).map((l) => tomlText(l.replace(/[\],]/g, ' ').trim()));
+      return `[${items
+        .filter(Boolean)
+        .map((t) => JSON.stringify(t))
+        .join(', ')}]`;
     }
   }
   return undefined;

@@ -166,16 +166,22 @@ describe('a conclusion the person rejects', () => {
     ).not.toContain('known bug');
   });
 
-  it('is kept when the pasted output says it worked, or the closing message asked for no retry', () => {
-    const works = ['it works now, thanks!', '✓ image built', 'Error: none of the 12 checks failed'].join('\n');
-    const events = session()
-      .prompt('fix the build')
-      .edit('Containerfile')
-      .say('Changed to `npm install`. This should work now.')
-      .prompt(works)
-      .say('Great.')
-      .events();
-    expect(readWindow(events).retracted).toEqual([]);
+  it('is kept when the pasted output says it worked, counts no failure, or asks for something new', () => {
+    for (const reply of [
+      ['it works now, thanks!', '✓ image built', 'Error: none of the 12 checks failed'].join('\n'),
+      ['$ cargo test', 'running 42 tests', 'test result: ok. 42 passed; 0 failed'].join('\n'),
+      ['$ npx tsc --noEmit', 'Found 0 errors.'].join('\n'),
+      ['perfect', 'now add error handling for the config loader too'].join('\n'),
+    ]) {
+      const events = session()
+        .prompt('fix the build')
+        .edit('Containerfile')
+        .say('Changed to `npm install`. Try running again — this should work now.')
+        .prompt(reply)
+        .say('Great.')
+        .events();
+      expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });
+    }
     const other = session()
       .prompt('fix the build')
       .edit('Containerfile')

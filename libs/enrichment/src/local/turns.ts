@@ -144,15 +144,24 @@ const DISPUTES = new RegExp(
 /** A closing message that hands the fix back to be tried: "This should work now", "Try running again". */
 const TRY_AGAIN =
   /\b(?:should (?:now )?(?:work|fix (?:it|this|that)|build|pass|run|succeed)(?: now)?|try (?:running |it |that )?again|give it another (?:try|go|run)|(?:re-?run|run) (?:it |that )?again)\b/i;
-/** A line of pasted output that says it failed. */
-const FAILURE_LINE = /^.*\b(?:error|errors|failed|failure|fatal|exception|not found|cannot|can't)\b.*$/im;
-/** The person saying it worked, before whatever they paste next. */
-const WORKED = /^[^\n]{0,80}\b(?:works?|worked|working|passe[sd]|fixed|success(?:ful)?|thanks?)\b/i;
+/**
+ * A line of pasted output that reports a failure the way tools print one: an exception, an
+ * `error:`/`Error:` line, npm's `npm ERR!` or `npm error`, git's `fatal:`, a `FAIL` banner, a command not found,
+ * a non-zero exit. Not a count ("0 failed", "Found 0 errors") and not prose that mentions errors.
+ */
+const FAILURE_LINE =
+  /^[ \t]*(?:npm (?:ERR!|error\b)|error(?:\[[\w-]+\])?:|\w*(?:Error|Exception)\b:|fatal:|FAIL\b|Traceback \(most recent call last\):)|\bcommand not found\b|\bexit (?:code|status):? [1-9]\d*\b/im;
+/**
+ * The person saying it worked, in the words they open with (pasted output below may well say
+ * "did not complete successfully").
+ */
+const WORKED =
+  /^[^\n]{0,80}\b(?:works? now|worked|it works|passe[sd]|all (?:tests|checks) pass|succe(?:eded|ssful(?:ly)?)|thanks?)\b/i;
 
 /**
  * The person answering "this should work now" with the failure itself: the same command's
- * output pasted back, failing (two lines or more, an error among them, no word that it worked).
- * Sessions say "that didn't work" this way more often than in words.
+ * output pasted back, failing (two lines or more, a failure as tools print one, no word that it
+ * worked). Sessions say "that didn't work" this way more often than in words.
  */
 function pastesFailure(prompt: string, closing: string): boolean {
   const lines = prompt.split('\n').filter((l) => l.trim()).length;
