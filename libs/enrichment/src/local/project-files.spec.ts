@@ -108,6 +108,34 @@ describe('the project files a session opened', () => {
     );
   });
 
+  it('say what a script step does by the programs it runs', () => {
+    const deploy = [
+      'name: Build and Deploy',
+      'jobs:',
+      '  deploy:',
+      '    steps:',
+      '      - name: Build',
+      '        run: GOOS=linux GOARCH=amd64 go build -o ../app ./cmd/app/',
+      '      - name: Deploy to VPS',
+      '        run: |',
+      '          # Set up SSH',
+      '          mkdir -p ~/.ssh',
+      '          rsync -avz -e "ssh -i ~/.ssh/deploy_key" app "root@$VPS_HOST:/srv/app/app-new"',
+      '          $SSH "cd /srv/app && \\',
+      '            systemctl restart app"',
+      '      - name: Health check',
+      '        run: |',
+      '          sleep 3',
+    ].join('\n');
+    const [ci] = notes({ '.github/workflows/deploy.yml': deploy });
+    expect(ci!.title).toBe('What the `Build and Deploy` workflow runs (`.github/workflows/deploy.yml`)');
+    expect(ci!.facts).toBe(
+      'Steps, in order. Build `GOOS=linux GOARCH=amd64 go build -o ../app ./cmd/app/`; ' +
+        'Deploy to VPS (a script: `rsync -avz -e "ssh -i ~/.ssh/deploy_key" app …`, `systemctl restart app`); ' +
+        'Health check (a script).',
+    );
+  });
+
   it('read a root package.json alone, and the file only, not a reminder Claude Code appends to it', () => {
     const session = new SessionFixture()
       .prompt('how do I run the tests?')

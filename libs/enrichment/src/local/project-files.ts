@@ -52,13 +52,13 @@ function readFiles(events: readonly EngineEvent[]): ReadFile[] {
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
 /** A workflow step's command on one line (`run: bun run lint`), or the start of a script (`run: |`). */
-const RUN = /^\s*(?:-\s+)?run:\s+(.*?)\s*$/;
-const STEP_NAME = /^\s*-\s+name:\s+(.+?)\s*$/;
-const WORKFLOW_NAME = /^name:\s+(.+?)\s*$/;
+const RUN = /^\s*(?:-\s+)?run:\s+(\S(?:.*\S)?)\s*$/;
+const STEP_NAME = /^\s*-\s+name:\s+(\S(?:.*\S)?)\s*$/;
+const WORKFLOW_NAME = /^name:\s+(\S(?:.*\S)?)\s*$/;
 /** A job under `jobs:`, by its two-space indent, and what orders or gates it. */
 const JOB = /^ {2}([\w-]+):\s*$/;
-const NEEDS = /^ {4}needs:\s+(.+?)\s*$/;
-const IF = /^ {4}if:\s+(.+?)\s*$/;
+const NEEDS = /^ {4}needs:\s+(\S(?:.*\S)?)\s*$/;
+const IF = /^ {4}if:\s+(\S(?:.*\S)?)\s*$/;
 
 interface Job {
   name: string;
@@ -66,11 +66,44 @@ interface Job {
   steps: Array<{ text: string; line: string; command: boolean }>;
 }
 
+/** Programs that do what a script step is for: deploy, restart, build, check. */
+const ACTION =
+  /(?:^|[\s"'(;&|])((?:rsync|scp|systemctl|docker|kubectl|helm|curl|wget|terraform|aws|gcloud|flyctl|npm|npx|bun|yarn|pnpm|go|cargo|make|pytest|uv|git push)\b[^\\]*)/;
+
+/**
+ * A command cut from a shell line, without the blanks after it and a quote that closed a string
+ * it began outside the cut (`$SSH "… systemctl restart app"`). A loop, not a regex: linear on any line.
+ */
+function withoutClosingQuotes(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end -= 1;
+  const last = text[end - 1];
+  if ((last === '"' || last === "'") && text.slice(0, end).split(last).length % 2 === 0) end -= 1;
+  return text.slice(0, end).trimEnd();
+}
+
+/**
+ * What a script step does, by the lines of it that run one of those programs (at most three,
+ * each cut at a word): "Deploy to VPS (a script: `rsync -avz …`, `systemctl restart app`)".
+ */
+function scriptSummary(lines: readonly string[], start: number): string {
+  const indent = /^\s*/.exec(lines[start]!)![0].length;
+  const body: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() && /^\s*/.exec(line)![0].length <= indent) break;
+    const action = withoutClosingQuotes(ACTION.exec(line.replace(/\s#.*$/, ''))?.[1]);
+    if (action && !body.includes(action))
+      body.push(action.length > 60 ? `${action.slice(0, action.lastIndexOf(' ', 60))} …` : action);
+  }
+  return body.length > 0 ? `a script: ${body.slice(0, 3).map(code).join(', ')}` : 'a script';
+}
+
 function jobsOf(lines: readonly string[]): Job[] {
   const jobs: Job[] = [];
   let inJobs = false;
   let step: string | undefined;
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     if (/^\S/.test(line)) inJobs = /^jobs:\s*$/.test(line);
     if (!inJobs) continue;
     const job = JOB.exec(line);
@@ -86,7 +119,11 @@ function jobsOf(lines: readonly string[]): Job[] {
     const run = RUN.exec(line);
     if (!run) continue;
     const script = /^[|>][-+]?$/.test(run[1]!);
-    const text = script ? (step ? `${step} (a script)` : undefined) : `${step ? `${step} ` : ''}${code(run[1]!)}`;
+    const text = script
+      ? step
+        ? `${step} (${scriptSummary(lines, i)})`
+        : undefined
+      : `${step ? `${step} ` : ''}${code(run[1]!)}`;
     if (text) current.steps.push({ text, line: line.trim(), command: !script });
     step = undefined;
   }
@@ -223,7 +260,7 @@ function tomlText(raw: string): string {
 /** `key = "value"`, `key = value` or `key = [ … ]` (over several lines too) in a TOML section. */
 function tomlValue(lines: readonly string[], section: string, key: string): string | undefined {
   let inside = false;
-  const assignment = new RegExp(`^\\s*${key.replace(/[.-]/g, '\\$&')}\\s*=\\s*(.+?)\\s*$`);
+  const assignment = new RegExp(`^\\s*${key.replace(/[.-]/g, '\\$&')}\\s*=\\s*(\\S(?:.*\\S)?)\\s*$`);
   for (const [i, line] of lines.entries()) {
     const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
     if (header) inside = header[1] === section;
