@@ -120,6 +120,14 @@ describe('names', () => {
     expect(manifestPackages('src/a.ts', '"zod": "^4"')).toEqual([]);
   });
 
+  it('reads a manifest of blank lines in one pass', () => {
+    // A pattern whose line start ran over every blank line after it took seconds on a large edit.
+    const blank = `${'\n'.repeat(1_000_000)}flask==3.0\n`;
+    for (const file of ['requirements.txt', 'Cargo.toml', 'go.mod'])
+      expect(manifestPackages(file, blank).length).toBeLessThan(2);
+    expect(manifestPackages('requirements.txt', blank)).toEqual(['flask']);
+  });
+
   it('reads no install command inside a quoted message', () => {
     expect(installedPackages('git commit -m "Use npm install instead of npm ci to avoid lockfile drift"')).toEqual([]);
     expect(installedPackages(`git commit -m 'switch to pnpm add for speed' && npm i zod`)).toEqual(['zod']);

@@ -92,6 +92,8 @@ export function packageName(spec: string): string | undefined {
   return bare.toLowerCase();
 }
 
+// Line patterns keep to one line (`[ \t]`, not `\s`): with the m flag, a `\s*` at a line's start
+// runs over every blank line after it, from every line, and a file of blank lines took seconds.
 const MANIFEST_DEPS: Array<{ file: RegExp; line: RegExp }> = [
   // package.json: "name": "^1.2.3" (any quoted version-ish value)
   {
@@ -99,13 +101,13 @@ const MANIFEST_DEPS: Array<{ file: RegExp; line: RegExp }> = [
     line: /"(@?[a-z0-9][\w.-]*(?:\/[\w.-]+)?)"\s*:\s*"(?:[\^~<>=]*\d|workspace:|npm:|latest|\*)/gi,
   },
   // requirements.txt: name==1.0 / name>=1 / name
-  { file: /(?:^|\/)requirements[\w.-]*\.txt$/, line: /^\s*([A-Za-z][\w.-]*)\s*(?:[=<>~!]=?|$)/gm },
+  { file: /(?:^|\/)requirements[\w.-]*\.txt$/, line: /^[ \t]*([A-Za-z][\w.-]*)[ \t]*(?:[=<>~!]=?|$)/gm },
   // pyproject.toml: "name>=1.0" in a dependency list
   { file: /(?:^|\/)pyproject\.toml$/, line: /"([A-Za-z][\w.-]*)\s*(?:[=<>~!]=|\[|")/g },
   // Cargo.toml: name = "1.0" / name = { version = … }
-  { file: /(?:^|\/)Cargo\.toml$/, line: /^\s*([a-z][\w-]*)\s*=\s*(?:"\d|\{)/gm },
+  { file: /(?:^|\/)Cargo\.toml$/, line: /^[ \t]*([a-z][\w-]*)[ \t]*=[ \t]*(?:"\d|\{)/gm },
   // go.mod: module/path v1.2.3
-  { file: /(?:^|\/)go\.mod$/, line: /^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+\/[\w./-]+)\s+v\d/gm },
+  { file: /(?:^|\/)go\.mod$/, line: /^[ \t]*(?:require[ \t]+)?([a-z0-9.-]+\.[a-z]+\/[\w./-]+)[ \t]+v\d/gm },
 ];
 
 /** Packages a manifest's new text declares, when the path is a manifest Memex knows. */

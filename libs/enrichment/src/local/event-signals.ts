@@ -43,7 +43,7 @@ export function editedFile(event: EngineEvent): string | undefined {
 /** Most telling first: an exception message beats a failed-test marker beats a FAIL banner. */
 const ERROR_LINES = [
   /^.*\b\w*(?:Error|Exception)\b:.*$/m,
-  /^\s*[✕×✗]\s+.*$/m,
+  /^[ \t]*[✕×✗][ \t]+.*$/m,
   /^(?:npm ERR!|error(?:\[[\w-]+\])?:).*$/m,
   /^Traceback \(most recent call last\):$/m,
   /^FAIL\b.*$/m,

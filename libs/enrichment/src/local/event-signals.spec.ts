@@ -1,0 +1,29 @@
+import type { EngineEvent } from '../candidate';
+import { errorLine, passingRun } from './event-signals';
+
+function command(content: string, exitCode: number): EngineEvent {
+  return {
+    eventId: 'e1',
+    seq: 1,
+    type: 'command',
+    content,
+    timestamp: new Date('2026-11-27T10:00:00Z'),
+    metadata: { tool: 'Bash', command: 'npm test', exitCode },
+  };
+}
+
+describe('what a command printed', () => {
+  it('names the line that says what failed, and a passing run by its command', () => {
+    expect(errorLine(command('> jest\n  ✕ adds totals (3 ms)\nTests: 1 failed', 1))).toBe('✕ adds totals (3 ms)');
+    expect(passingRun(command('Tests: 12 passed', 0))).toBe('npm test');
+  });
+
+  it('reads output of blank lines in one pass', () => {
+    // A failed-test pattern whose line start ran over every blank line after it, from every line,
+    // took 5 s on output at the ingest cap that held no failed test; ten times that would outlast
+    // the test's timeout.
+    const blank = '\n'.repeat(1_000_000);
+    expect(errorLine(command(`${blank}the run stopped early`, 1))).toBe('the run stopped early');
+    expect(passingRun(command(`${blank}ok`, 0))).toBe('npm test');
+  });
+});
