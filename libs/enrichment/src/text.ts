@@ -89,6 +89,11 @@ function asciiWord(word: string): string {
   return `u${hash.toString(36)}`;
 }
 
+/** Text as a code span of a note: in backticks, with any backtick of its own made a quote. */
+export function inCode(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
 /** Lowercase words joined by hyphens, as dedup hints and tags want them. */
 export function slug(words: string[], max = 5): string {
   const out = words

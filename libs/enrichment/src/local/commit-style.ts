@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../candidate';
+import { inCode } from '../text';
 import { commandOf } from './event-signals';
 import { propose, type Proposal } from './proposal';
 
@@ -39,8 +40,6 @@ function loggedSubjects(events: readonly EngineEvent[]): Subject[] {
   return [...seen.values()].slice(0, LATEST);
 }
 
-const quoted = (s: Subject) => `\`${s.subject.replace(/`/g, "'")}\``;
-
 /**
  * How the team writes commit subjects, read from the `git log` the session ran: Conventional
  * Commits (`fix(gateway): …`) or an emoji and a type (`✨ Feat: …`). The next session writes
@@ -73,7 +72,7 @@ export function commitStyle(events: readonly EngineEvent[]): Proposal[] {
   }
   const facts =
     `Types in use: ${kinds.slice(0, 8).join(', ')} (${matching.length} of the last ${subjects.length} ` +
-    `commits in \`git log\`). For example: ${examples.map(quoted).join('; ')}.`;
+    `commits in \`git log\`). For example: ${examples.map((s) => inCode(s.subject)).join('; ')}.`;
   return [
     // A team's standing habit outranks most of what one session concluded.
     propose(7, 'Convention', {

@@ -16,7 +16,8 @@ function meta(event: EngineEvent, key: string): unknown {
   return event.metadata?.[key];
 }
 
-function inputField(event: EngineEvent, key: string): unknown {
+/** A field of the input a tool call was given (`file_path`, `command`). */
+export function inputField(event: EngineEvent, key: string): unknown {
   const input = meta(event, 'input');
   return input && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
 }
@@ -50,6 +51,18 @@ const ERROR_LINES = [
   /^.*\bfailed\b.*$/m,
 ];
 const ANY_ERROR = new RegExp(ERROR_LINES.map((r) => r.source).join('|'), 'm');
+/** The lines that report a failure whatever the exit code: not the loose "… failed" ("0 failed"). */
+const FAILURE_REPORTED = new RegExp(
+  ERROR_LINES.slice(0, -1)
+    .map((r) => r.source)
+    .join('|'),
+  'm',
+);
+
+/** Whether text (output, or output a person pasted) has a line as tools print a failure. */
+export function printsFailure(text: string): boolean {
+  return FAILURE_REPORTED.test(text);
+}
 
 /** Tools that run commands: only their failures are failures of the project. */
 export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['Bash', 'bash', 'BashOutput', 'shell', 'run_terminal_cmd']);

@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../candidate';
 import { humanText, isCommandMessage } from '@memex/entities';
+import { printsFailure } from './event-signals';
 
 /**
  * A turn of a Claude Code session: the person's prompt, the work it started, and the
@@ -145,13 +146,6 @@ const DISPUTES = new RegExp(
 const TRY_AGAIN =
   /\b(?:should (?:now )?(?:work|fix (?:it|this|that)|build|pass|run|succeed)(?: now)?|try (?:running |it |that )?again|give it another (?:try|go|run)|(?:re-?run|run) (?:it |that )?again)\b/i;
 /**
- * A line of pasted output that reports a failure the way tools print one: an exception, an
- * `error:`/`Error:` line, npm's `npm ERR!` or `npm error`, git's `fatal:`, a `FAIL` banner, a command not found,
- * a non-zero exit. Not a count ("0 failed", "Found 0 errors") and not prose that mentions errors.
- */
-const FAILURE_LINE =
-  /^[ \t]*(?:npm (?:ERR!|error\b)|error(?:\[[\w-]+\])?:|\w*(?:Error|Exception)\b:|fatal:|FAIL\b|Traceback \(most recent call last\):)|\bcommand not found\b|\bexit (?:code|status):? [1-9]\d*\b/im;
-/**
  * The person saying it worked, in the words they open with (pasted output below may well say
  * "did not complete successfully").
  */
@@ -160,12 +154,12 @@ const WORKED =
 
 /**
  * The person answering "this should work now" with the failure itself: the same command's
- * output pasted back, failing (two lines or more, a failure as tools print one, no word that it
+ * output pasted back, failing (two lines or more, a failure as tools print one (`printsFailure`), no word that it
  * worked). Sessions say "that didn't work" this way more often than in words.
  */
 function pastesFailure(prompt: string, closing: string): boolean {
   const lines = prompt.split('\n').filter((l) => l.trim()).length;
-  return TRY_AGAIN.test(closing) && lines >= 2 && FAILURE_LINE.test(prompt) && !WORKED.test(prompt);
+  return TRY_AGAIN.test(closing) && lines >= 2 && printsFailure(prompt) && !WORKED.test(prompt);
 }
 
 function rejects(prompt: string, closing: string): boolean {
