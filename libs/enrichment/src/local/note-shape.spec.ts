@@ -216,3 +216,65 @@ describe('what a note says past its title', () => {
     );
   });
 });
+
+describe('what was only put forward', () => {
+  it('keeps no guess that nothing acted on, and keeps the cause a fix acted on', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('why does git status fail in the worktree?')
+        .say(
+          'The fact that this worktree is inside `.worktrees/1` might also contribute, since git gc does not always account for worktree refs stored there.',
+        )
+        .prompt('the e2e tests are flaky, fix them')
+        .edit('packages/cli/test/e2e.test.ts')
+        .bash('bun test', '12 pass, 0 fail')
+        .say(
+          'The root cause is likely ClickHouse Cloud replication lag: after `CREATE DATABASE` succeeds, `CREATE TABLE` hits a replica where the database is not visible yet. The migrate step now retries up to 5 times.',
+        ),
+    );
+    const titles = items.map((i) => i.title).join('\n');
+    expect(titles).not.toMatch(/might also contribute/);
+    expect(titles).toMatch(/replication lag/);
+  });
+
+  it('keeps no lean toward an option as a Decision', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('which agent framework should the scenario tester use?')
+        .say(
+          "I'd lean toward Option 3 (a custom agent) because you need tight control over the agent loop and state management is critical for the `scenario_execute` tool.",
+        ),
+    );
+    expect(items.filter((i) => i.type === 'Decision').map((i) => i.title)).toEqual([]);
+  });
+
+  it('takes an answer spoken to the person or only agreeing for no note', () => {
+    const answers = [
+      'You can create a new changeset for `chkit` (patch) and re-run the release script to publish it.',
+      'Yep — `declaration: true` and `declarationMap: true` are both set in the base tsconfig of every package.',
+    ];
+    for (const answer of answers) {
+      const items = extract(new SessionFixture().prompt('how do I get the renamed package published?').say(answer));
+      expect(items.map((i) => i.title)).toEqual([]);
+    }
+    // An answer about the project still is one.
+    const kept = extract(
+      new SessionFixture()
+        .prompt('is there any server side logic in the randomizer?')
+        .say('It runs entirely in the browser: there is no server-side logic, and `index.html` holds the whole app.'),
+    );
+    expect(kept.map((i) => i.title).join('\n')).toMatch(/runs entirely in the browser/);
+  });
+
+  it('takes a sentence that argues one side of a choice for no finding', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('what are the options for the agent loop?')
+        .say(
+          '### Option 3: Custom agent\nBuild our own loop on the computer use API.\n\n**Cons**: Have to build state management and tool orchestration ourselves, which means more code to maintain.\n\n' +
+            'The closest options: a `.git/hooks/pre-commit` hook that stays local; a tracked script in `scripts/` installed by `install.sh`.',
+        ),
+    );
+    expect(items.map((i) => i.title).join('\n')).not.toMatch(/Cons|closest options/);
+  });
+});

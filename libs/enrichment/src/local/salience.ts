@@ -142,6 +142,18 @@ export function leansOnWhatCameBefore(sentence: string): boolean {
   return LEANS_BACK.test(cleanSentence(sentence));
 }
 
+/**
+ * A guess put forward, not a conclusion: "the issue is likely …", "might also contribute",
+ * "I'd lean toward Option 3". Mid-investigation the assistant guesses aloud; what the session
+ * then changed or concluded says what was so ("possibly-unbound" is a diagnostic's name).
+ */
+const GUESS =
+  /\b(?:(?:is|are|was|were|it's|that's) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain)|i'?d (?:lean|suggest|recommend|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
+
+export function guesses(sentence: string): boolean {
+  return GUESS.test(sentence);
+}
+
 /** How much a sentence teaches: the sum of its cues' weights; chatter says nothing. */
 export function sentenceScore(sentence: string): number {
   if (isChatter(sentence)) return 0;

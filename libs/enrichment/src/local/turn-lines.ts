@@ -43,6 +43,12 @@ function weighs(point: Point): boolean {
   return WEIGHING.test(point.lead ?? '') || WEIGHING.test(point.section ?? '') || WEIGHING.test(point.label ?? '');
 }
 
+/** A sentence led by the side it argues ("Cons: have to build state management ourselves"). */
+function arguesASide(text: string): boolean {
+  const side = /^([^:]{2,30}):\s/.exec(text)?.[1];
+  return side !== undefined && side.split(/\s+/).length <= 3 && WEIGHING.test(side);
+}
+
 /** Cues a list's lead lends its items: "Here's the root cause chain:" makes each link a cause. */
 const LENT: readonly Cue[] = ['cause', 'choice', 'open'];
 
@@ -92,7 +98,7 @@ export function turnLines(turn: Turn): Line[] {
           kind: point.kind,
           group,
           weighing:
-            point.kind !== 'sentence' && (askedToWeigh || weighs(point))
+            (point.kind !== 'sentence' && (askedToWeigh || weighs(point))) || arguesASide(clean)
               ? `${t}:${point.section ?? point.list}`
               : undefined,
           next: point.next && !addsNothing(point.next) ? cleanSentence(point.next) : undefined,

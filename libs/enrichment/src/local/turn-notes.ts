@@ -8,6 +8,7 @@ import { propose, type Proposal } from './proposal';
 import {
   addsNothing,
   cleanSentence,
+  guesses,
   hasCue,
   isChatter,
   isStatusFluff,
@@ -252,6 +253,8 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       l.score >= FINDING_SCORE &&
       // A finding stands alone in the brain; one that points back to what came before cannot.
       !leansOnWhatCameBefore(l.text) &&
+      // A guess that no change acted on is no finding: the session may yet refute it.
+      !guesses(l.text) &&
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,
   ).flatMap((l) => {
@@ -320,8 +323,12 @@ function onlyAssents(prompt: string): boolean {
   const text = prompt.trim();
   return /:$/.test(text) || (ASSENT.test(text) && GO_ON.test(text.replace(ASSENT, '')));
 }
-/** The assistant speaking of itself ("I don't have access to timestamps") says nothing of the project. */
-const ABOUT_ITSELF = /^(?:i|i'm|i've|my)\b/i;
+/**
+ * An answer that speaks of the assistant ("I don't have access to timestamps"), to the person
+ * ("You renamed this session …", "You can create a changeset …") or only agrees ("Yep — …")
+ * is about the conversation, not the project.
+ */
+const ABOUT_THE_SPEAKERS = /^(?:i|i'm|i've|my|you|you're|you'll|you'd|your|yep|yeah|nope)\b/i;
 
 /**
  * A question the person asked, in a turn that changed nothing, and the direct answer the
@@ -343,7 +350,8 @@ function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
     .map((p) => ({ quote: p.quote, text: cleanSentence(p.text).replace(/:$/, '') }))
     .filter((p) => significantWords(p.text).length >= 4 && !isChatter(`${p.text}.`));
   const [first, ...next] = opening;
-  if (!first || ABOUT_ITSELF.test(first.text)) return undefined;
+  // A guess answers nothing until the session acts on it.
+  if (!first || ABOUT_THE_SPEAKERS.test(first.text) || guesses(first.text)) return undefined;
   const title = firstSentence(first.text, 150);
   if (isJunkTitle(title)) return undefined;
   // The line that asks, without the "ok. uh. no." a person opens with; the whole prompt when
