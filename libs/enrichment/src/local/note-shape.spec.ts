@@ -237,6 +237,19 @@ describe('what was only put forward', () => {
     expect(titles).toMatch(/replication lag/);
   });
 
+  it('keeps no item of a list led by a guess', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('git status says the index is corrupt again, why?')
+        .say(
+          'A few things that could help prevent it:\n' +
+            '- Run `git config gc.worktreeRefExpire never` in the main repo to prevent GC from expiring worktree refs\n' +
+            '- Check if something is triggering `git gc` automatically, such as a git hook, the IDE or the `gc.auto` setting',
+        ),
+    );
+    expect(items.map((i) => i.title).join('\n')).not.toMatch(/worktreeRefExpire|gc\.auto|could help/);
+  });
+
   it('keeps no lean toward an option as a Decision', () => {
     const items = extract(
       new SessionFixture()

@@ -148,7 +148,7 @@ export function leansOnWhatCameBefore(sentence: string): boolean {
  * then changed or concluded says what was so ("possibly-unbound" is a diagnostic's name).
  */
 const GUESS =
-  /\b(?:(?:is|are|was|were|it's|that's) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain)|i'?d (?:lean|suggest|recommend|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
+  /\b(?:(?:is|are|was|were|it's|that's) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i'?d (?:lean|suggest|recommend|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
 
 export function guesses(sentence: string): boolean {
   return GUESS.test(sentence);

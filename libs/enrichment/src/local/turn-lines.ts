@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../candidate';
 import { significantWords } from '../text';
 import { messagePoints, type Point } from './message-points';
-import { addsNothing, cleanSentence, cuesOf, isStatusFluff, pointScore, type Cue } from './salience';
+import { addsNothing, cleanSentence, cuesOf, guesses, isStatusFluff, pointScore, type Cue } from './salience';
 import { assistantTexts, closingMessage, type Turn } from './turns';
 
 /** A point of the assistant's text in a turn, scored. */
@@ -40,7 +40,9 @@ const WEIGHING =
   /\b(?:pros?|cons|strengths?|weak(?:ness(?:es)?| points?)|risks?|caveats?|benefits?|drawbacks?|downsides?|upsides?|advantages?|disadvantages?|trade-?offs?|considerations?|options?|approaches|alternatives|concerns?|arguments?|(?:what|where) (?:works|helps|hurts|falls short)|for and against|case (?:for|against))\b/i;
 
 function weighs(point: Point): boolean {
-  return WEIGHING.test(point.lead ?? '') || WEIGHING.test(point.section ?? '') || WEIGHING.test(point.label ?? '');
+  const { lead = '', section = '', label = '' } = point;
+  // A list led by a guess ("A few things that could help prevent it:") lists what might be tried.
+  return WEIGHING.test(lead) || WEIGHING.test(section) || WEIGHING.test(label) || guesses(lead);
 }
 
 /** A sentence led by the side it argues ("Cons: have to build state management ourselves"). */
