@@ -265,6 +265,9 @@ describe('what was only put forward', () => {
     const answers = [
       'You can create a new changeset for `chkit` (patch) and re-run the release script to publish it.',
       'Yep — `declaration: true` and `declarationMap: true` are both set in the base tsconfig of every package.',
+      "It's a known pain point with iTerm2: the terminal cannot tell soft wraps from hard wraps when text is copied.",
+      "We're in a worktree (`/Users/dev/projects/app/.worktrees/streaming`), so the hooks run from the main checkout.",
+      'The skill list in your session still shows stale names (`duet:whats-next`, `duet:note-why`) from the cached plugin.',
     ];
     for (const answer of answers) {
       const items = extract(new SessionFixture().prompt('how do I get the renamed package published?').say(answer));

@@ -128,7 +128,11 @@ const REPORTS_WORK =
  * reminders you're seeing are just the IDE …", "Since my memory persists between conversations …".
  */
 const ABOUT_THE_CONVERSATION =
-  /\b(?:this (?:same |current )?(?:session|conversation|chat)|(?:previous|earlier|between) (?:sessions|conversations)|system[- ]reminders?|my (?:memory|context(?: window)?))\b/i;
+  /\b(?:(?:this|your) (?:same |current )?(?:session|conversation|chat)|(?:previous|earlier|between) (?:sessions|conversations)|system[- ]reminders?|my (?:memory|context(?: window)?))\b/i;
+
+export function aboutTheConversation(sentence: string): boolean {
+  return ABOUT_THE_CONVERSATION.test(sentence);
+}
 
 /**
  * A sentence that opens on a word pointing back ("It only worked locally because …", "That tells
@@ -158,7 +162,7 @@ export function guesses(sentence: string): boolean {
 export function sentenceScore(sentence: string): number {
   if (isChatter(sentence)) return 0;
   const clean = cleanSentence(sentence);
-  if (ABOUT_THE_CONVERSATION.test(clean)) return 0;
+  if (aboutTheConversation(clean)) return 0;
   const personal = PERSONAL.test(clean) && !REPORTS_WORK.test(clean) && !hasCue(clean, 'where');
   const score = cueWeight(sentence) - (personal ? 2 : 0);
   if (score <= 0) return 0;
