@@ -72,6 +72,12 @@ export function commandOf(event: EngineEvent): string | undefined {
   return str(meta(event, 'command')) ?? str(inputField(event, 'command'));
 }
 
+/**
+ * What a workspace runner puts before each line of a package's output (`@chkit/core test: `
+ * from `bun run --filter`, `web:build: ` from turbo), which hides the line's own start.
+ */
+const RUNNER_PREFIX = /^@?[\w.-]+(?:\/[\w.-]+)?(?::[\w-]+| [\w-]+): /;
+
 /** The line saying what went wrong, when the event reports a failure. */
 export function errorLine(event: EngineEvent): string | undefined {
   const exitCode = num(meta(event, 'exitCode'));
@@ -88,6 +94,7 @@ export function errorLine(event: EngineEvent): string | undefined {
   const text = event.content
     .split('\n')
     .filter((l) => !/^\s*\d+\s*(?:\||→)/.test(l))
+    .map((l) => l.replace(RUNNER_PREFIX, ''))
     .join('\n');
   // Unflagged output that merely mentions a failure ("… succeeded or failed") reported none.
   for (const pattern of flagged || kind === 'error' ? ERROR_LINES : ERROR_LINES.slice(0, -1)) {

@@ -164,6 +164,40 @@ describe('local engine: Claude Code structure', () => {
     expect(fix?.facts).toContain('Worked: `git add -f scripts/redact_secrets.py && git status`');
   });
 
+  it('remembers a command that failed until another set something up, read past a workspace runner prefix', () => {
+    const failing = "bun run --filter '@chkit/core' test 2>&1";
+    const output = [
+      '@chkit/core test: bun test v1.3.5 (1e86cebd)',
+      '@chkit/core test: # Unhandled error between tests',
+      "@chkit/core test: error: Cannot find package 'fast-glob' from '/work/app/packages/core/src/schema-loader.ts'",
+      '@chkit/core test:  0 pass',
+    ].join('\n');
+    const events = session()
+      .prompt('Run the core tests.')
+      .bash(failing, output, true)
+      .bash('git status', 'On branch perth')
+      .bash('bun install 2>&1', 'bun install v1.3.5\n+ typescript@5.9.3')
+      .bash(failing, '@chkit/core test:  22 pass\n@chkit/core test:  0 fail')
+      .say('All 22 core tests pass.')
+      .events();
+    const fix = extractLocally(events).find((i) => / until /.test(i.title));
+    expect(fix?.title).toBe("`bun run --filter '@chkit/core' test` fails until `bun install` runs");
+    expect(fix?.facts).toContain("error: Cannot find package 'fast-glob'");
+    expect(new EvidenceIndex(events).verify(fix!).ok).toBe(true);
+  });
+
+  it('takes a file edited between the failure and the pass for the fix, not a prerequisite', () => {
+    const events = session()
+      .prompt('Run the core tests.')
+      .bash('bun test', 'error: expected 3, received 2', true)
+      .bash('bun run build', 'Done')
+      .edit('packages/core/src/planner.ts')
+      .bash('bun test', '22 pass')
+      .say('Fixed the rank in the planner; all tests pass.')
+      .events();
+    expect(extractLocally(events).filter((i) => / until /.test(i.title))).toEqual([]);
+  });
+
   it('takes neither a narrowed-down command nor another script of the same tool for a fix', () => {
     const events = session()
       .prompt('Why does the pseudo-terminal count keep growing?')

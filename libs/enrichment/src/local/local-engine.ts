@@ -19,7 +19,7 @@ import { fromTurn } from './turn-notes';
 import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
-import { workarounds } from './workarounds';
+import { prerequisites, workarounds } from './workarounds';
 import { commitStyle } from './commit-style';
 import { movedRemote } from './moved-remote';
 import { projectFiles } from './project-files';
@@ -136,7 +136,7 @@ export function readWindow(
     // A turn that settled a choice in dialogue answered no question of its own.
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
-  proposals.push(...workarounds(events));
+  proposals.push(...workarounds(events), ...prerequisites(events));
   proposals.push(...commitStyle(events), ...movedRemote(events), ...projectFiles(events));
   for (const event of events) proposals.push(...fromCompaction(event));
   const standing = (p: Proposal) => !restsOnRejected(p.candidate.evidence, rejected);

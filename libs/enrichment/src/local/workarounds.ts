@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../candidate';
 import { isJunkTitle } from '../junk-title';
 import { truncateWords } from '../text';
-import { commandOf, errorLine } from './event-signals';
+import { commandOf, editedFile, errorLine } from './event-signals';
 import { propose, type Proposal } from './proposal';
 
 /** How far after a failure its working retry may come. */
@@ -75,5 +75,49 @@ export function workarounds(events: readonly EngineEvent[]): Proposal[] {
         evidence: [{ eventId: failed.eventId, quote: error }],
       }),
     ];
+  });
+}
+
+/** A command as a note shows it: without the redirection that only gathers its output. */
+const shown = (command: string) => command.replace(/\s+2>&1\s*$/, '');
+
+/** Commands that only look: they set nothing up for the command after them. */
+const LOOKS_ONLY =
+  /^(?:cd \S+ && )?(?:ls|cat|head|tail|less|grep|rg|find|echo|pwd|which|type|wc|file|stat|tree|git (?:status|diff|log|show|branch|remote)|gh (?:pr|run|issue) (?:view|list|checks))\b/;
+
+/**
+ * A command that failed, another that set something up, then the first again, unchanged, working
+ * (`bun test` could not find `fast-glob` until `bun install` ran): what the next session must run
+ * first. A file edited in between fixed the code instead, which is no prerequisite.
+ */
+export function prerequisites(events: readonly EngineEvent[]): Proposal[] {
+  return events.flatMap((failed, i) => {
+    const command = firstLine(failed);
+    const error = errorLine(failed);
+    if (!command || !error || isJunkTitle(error)) return [];
+    const setup: string[] = [];
+    for (const e of events.slice(i + 1, i + 1 + LOOKAHEAD)) {
+      if (editedFile(e)) return [];
+      const c = e.type === 'command' ? firstLine(e) : undefined;
+      if (c === undefined) continue;
+      if (c === command) {
+        const ran = setup.at(-1);
+        if (errorLine(e) !== undefined || !ran) return [];
+        const [what, first] = [shown(command), shown(ran)];
+        return [
+          propose(4, 'BugFix', {
+            // The error is the fact's; a title that carried it would be cut before saying what to run.
+            title: `\`${truncateWords(what, 60)}\` fails until \`${truncateWords(first, 60)}\` runs`,
+            facts: `Failed: \`${what}\`: ${error}\nRan first: \`${first}\`, then \`${what}\` worked.`,
+            about: `${verb(command)} ${error}`,
+            confidence: 0.7,
+            resolved: true,
+            evidence: [{ eventId: failed.eventId, quote: error }],
+          }),
+        ];
+      }
+      if (errorLine(e) === undefined && !LOOKS_ONLY.test(c)) setup.push(c);
+    }
+    return [];
   });
 }
