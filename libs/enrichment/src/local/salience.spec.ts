@@ -1,4 +1,4 @@
-import { leansOnWhatCameBefore, sentenceScore } from './salience';
+import { cuesOf, guesses, leansOnWhatCameBefore, sentenceScore } from './salience';
 
 describe('leansOnWhatCameBefore', () => {
   it.each([
@@ -40,5 +40,31 @@ describe('sentenceScore', () => {
     expect(
       sentenceScore('The server now reads `config.yaml` at start because the flags were ignored.'),
     ).toBeGreaterThan(0);
+  });
+});
+
+describe('cuesOf', () => {
+  it('reads what is left to do as open, and what "the remaining" part is as no open work', () => {
+    expect(cuesOf('Remaining feedback for future consideration: backpressure handling, test coverage')).toContain(
+      'open',
+    );
+    expect(cuesOf('The remaining failures are in the streaming tests')).toContain('open');
+    expect(cuesOf('The remaining ~20ms is the `machineid.ProtectedID()` call')).not.toContain('open');
+    expect(cuesOf('The remaining uncommitted file (`go/mcp-server`) is just the compiled binary')).not.toContain(
+      'open',
+    );
+  });
+});
+
+describe('guesses', () => {
+  it('tells a guess from a conclusion', () => {
+    expect(
+      guesses('Since you were using Claude CLI directly on the map server, the issue is likely the unit field'),
+    ).toBe(true);
+    expect(guesses("I'd lean toward Option 3 (custom agent) because you need tight control over the loop")).toBe(true);
+    expect(guesses('Fixed the possibly-unbound-attribute warning with an assert before `cached_data.version`')).toBe(
+      false,
+    );
+    expect(guesses('The cleanest fix is probably to make the CLI run `git gc` itself at a safe point')).toBe(false);
   });
 });
