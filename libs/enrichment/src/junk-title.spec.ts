@@ -13,6 +13,7 @@ describe('isJunkTitle', () => {
     'src/cart/discount.ts:42:7 - error TS2532',
     '2026-01-16T06:25:00Z INFO server started',
     'https://github.com/acme/app/pull/17',
+    '❯ sudo sysctl -w kern.tty.ptmx_max=4096',
   ])('rejects machine output as a title: %s', (title) => {
     expect(isJunkTitle(title)).toBe(true);
   });

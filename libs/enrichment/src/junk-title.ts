@@ -14,8 +14,8 @@ const JUNK_PATTERNS: RegExp[] = [
   /\[Request interrupted|<\/?(?:command-|local-command|bash-|system-reminder|tool_use_error)/i,
   // curl / wget / npm progress meters.
   /%\s*Total\b|\bXferd\b|\d+(?:\.\d+)?\s*[kKMG]i?B\/s\b|\[[=#>-]{3,}\s*\]|\d{1,3}%\s*\|/,
-  // npm script banners and shell prompts: `> pkg@1.2.3 build`, `$ npm test`.
-  /^>\s*\S+@\d|^[$#%]\s+\S/,
+  // npm script banners and shell prompts: `> pkg@1.2.3 build`, `$ npm test`, `❯ sudo sysctl …`.
+  /^>\s*\S+@\d|^[$#%❯]\s+\S/,
   // Shell and compiler diagnostics: `(eval):1:`, `zsh: …`, `src/a.ts:12:5 - error`, `  File "x.py", line 3`.
   /^\(eval\):\d+|^(?:ba|z|fi)?sh:\s|^[\w./-]+:\d+(?::\d+)?\b|^\s*File "[^"]+", line \d+/,
   // Stack frames and log lines.

@@ -294,3 +294,32 @@ describe('what was only put forward', () => {
     expect(items.map((i) => i.title).join('\n')).not.toMatch(/Cons|closest options/);
   });
 });
+
+describe('why a change was made', () => {
+  it('keeps the request a change answered, which often says why', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('i think we can cut the /note-why - utility feels low')
+        .edit('commands/note-why.md')
+        .edit('CLAUDE.md')
+        .say(
+          'Removed `commands/note-why.md`, stripped all three references, swapped the naming example to `capture-memory.md`.',
+        ),
+    );
+    const note = items.find((i) => /note-why/.test(i.title));
+    expect(note?.facts).toContain('Asked: i think we can cut the /note-why - utility feels low');
+  });
+
+  it('leaves out a request that only agreed', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('yes please fix them')
+        .edit('src/planner.ts')
+        .edit('src/planner.test.ts')
+        .say(
+          'Moved `create_table` ahead of `create_materialized_view` in the planner ranks, with a test for the order.',
+        ),
+    );
+    expect(items.map((i) => i.facts).join('\n')).not.toMatch(/Asked:/);
+  });
+});

@@ -196,6 +196,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
       .join(' '),
     ...(type === 'BugFix' && error ? [`Symptom: ${error}`] : []),
     ...(type === 'BugFix' && !error && asked && !onlyAssents(asked) ? [`Reported: ${asked}`] : []),
+    ...(type !== 'BugFix' && asked && asked !== title && !onlyAssents(asked) ? [`Asked: ${asked}`] : []),
     ...(plan ? [`Plan: ${truncateWords(normalizeWhitespace(plan), 300)}`] : []),
     ...commits.slice(0, 3).map((c) => `Committed: ${firstSentence(c.info.message, 200)}`),
     ...(shas.length > 0 ? [`Commits: ${shas.join(', ')}`] : []),
