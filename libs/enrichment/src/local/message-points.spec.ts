@@ -20,6 +20,25 @@ describe('messagePoints', () => {
     ]);
   });
 
+  it('reads a paragraph led by a bold label as one point, quoting its first sentence', () => {
+    const text =
+      '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve. ' +
+      'It fell back to the `exports` field pointing to `./dist/index.d.ts`. ' +
+      'It only worked locally because you had a `dist` from a previous build.\n\nPlain prose. Two sentences.';
+    const [labelled, ...rest] = messagePoints(text);
+    expect(labelled).toEqual({
+      quote: '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve.',
+      text:
+        '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve. ' +
+        'It fell back to the `exports` field pointing to `./dist/index.d.ts`. ' +
+        'It only worked locally because you had a `dist` from a previous build.',
+      label: 'Root cause',
+      section: undefined,
+      kind: 'sentence',
+    });
+    expect(rest.map((p) => p.text)).toEqual(['Plain prose.', 'Two sentences.']);
+  });
+
   it('makes a list and the line that introduces it one point, summarised by the items’ bold labels', () => {
     const text = [
       "Here's the root cause chain:",

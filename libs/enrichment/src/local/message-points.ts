@@ -166,15 +166,26 @@ export function messagePoints(message: string): Point[] {
       continue;
     }
     const said = sentences(line);
-    said.forEach((sentence, i) =>
+    const lead = BOLD_LABEL.exec(line.trim());
+    if (lead && said.length > 1) {
+      // "**Root cause:** A. B. C.": the label names the whole paragraph, which is one point.
       out.push({
-        quote: sentence,
-        text: sentence,
+        quote: said[0]!,
+        text: said.join(' '),
+        label: labelled(line.trim()).label,
         section,
         kind: 'sentence',
-        ...(said[i + 1] ? { next: said[i + 1] } : {}),
-      }),
-    );
+      });
+    } else
+      said.forEach((sentence, i) =>
+        out.push({
+          quote: sentence,
+          text: sentence,
+          section,
+          kind: 'sentence',
+          ...(said[i + 1] ? { next: said[i + 1] } : {}),
+        }),
+      );
     // Of a paragraph that ends by introducing a list, the last sentence is the list's lead.
     const last = sentences(line).at(-1);
     previous = last && /:\s*(?:\*\*)?$/.test(line) ? { text: last, quote: last } : undefined;
