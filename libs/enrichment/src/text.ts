@@ -115,7 +115,7 @@ export function firstSentence(text: string, max = 120): string {
 
 /** Where a sentence's clauses meet: what stands before one of these says something whole. */
 const CLAUSE_BREAK =
-  /(?:[:;,]|\s[—–]|\s-)\s|\s(?=(?:because|since|so that|so|which|when|while|after|before|by|to avoid|to prevent|instead of|rather than|but|and then|unless|until|via|using|with)\s)/g;
+  /(?:[:;,]|\s[—–]|\s-)\s|\s(?=\()|\s(?=(?:because|since|so that|so|which|when|while|after|before|by|to avoid|to prevent|instead of|rather than|but|and then|unless|until|via|using|with)\s)/g;
 
 /**
  * A sentence that fits, whole; a longer one, as its leading clause: up to the last place its

@@ -47,6 +47,14 @@ describe('notes, not fragments', () => {
     expect(leadingClause('Use Kysely for every query.', 160)).toBe('Use Kysely for every query.');
   });
 
+  it('titles a long sentence up to its parenthesis, not at a comma inside its opening phrase', () => {
+    const sentence =
+      'Root cause: With `moduleResolution: "NodeNext"`, the `paths` entries in tsconfig couldn\'t resolve `@chkit/core` to source files (TypeScript doesn\'t add `.ts` extensions in this mode).';
+    expect(titleAndRest(sentence).title).toBe(
+      'Root cause: With `moduleResolution: "NodeNext"`, the `paths` entries in tsconfig couldn\'t resolve `@chkit/core` to source files',
+    );
+  });
+
   it('keeps no bullet of a weighing as a note of its own; the conclusion is the note', () => {
     const items = extract(
       new SessionFixture()
