@@ -22,19 +22,26 @@ export function score(item: MemoryItem, now: Date): number {
   return item.status === 'stale' ? base * STALE_FACTOR : base;
 }
 
+const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * Highest score first; ties by id, so the order never depends on input order. Scores are
- * computed once per item per comparator (a sort compares each item many times).
+ * Highest score first. Scores are compared to four places: items of one session differ in
+ * recency by the milliseconds between their writes, which says nothing, and the order among
+ * them would follow write timing. Ties go to the engine's salience (what the session stressed
+ * most), then the title and the id, so the same items are always in the same order, whatever
+ * their ids or the order they came in. Scores are computed once per item per comparator (a
+ * sort compares each item many times).
  */
 export function byScore(now: Date): (a: MemoryItem, b: MemoryItem) => number {
   const memo = new Map<MemoryItem, number>();
   const of = (item: MemoryItem) => {
     let s = memo.get(item);
     if (s === undefined) {
-      s = score(item, now);
+      s = Math.round(score(item, now) * 1e4) / 1e4;
       memo.set(item, s);
     }
     return s;
   };
-  return (a, b) => of(b) - of(a) || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0);
+  return (a, b) =>
+    of(b) - of(a) || (b.salience ?? -1) - (a.salience ?? -1) || before(a.title, b.title) || before(a.itemId, b.itemId);
 }
