@@ -107,9 +107,10 @@ describe('assembleBrain properties', () => {
           const key = i.dedupHint ? i.dedupHint.split(':').slice(0, 2).join(':') : i.itemId;
           groups.set(key, [...(groups.get(key) ?? []), i]);
         }
-        // One item per category:topic can be shown: the best of its group.
+        // One item per category:topic can be shown: the best of its group (of equals, the latest).
         const order = byScore(now);
-        const winners = [...groups.values()].map((g) => ({ item: [...g].sort(order)[0]!, related: g.length - 1 }));
+        const latest = byScore(now, { latestOnTies: true });
+        const winners = [...groups.values()].map((g) => ({ item: [...g].sort(latest)[0]!, related: g.length - 1 }));
         for (const layer of [1, 2] as const) {
           const inLayer = winners.filter((w) => classify(w.item, now) === layer);
           const lineCost = (w: { item: MemoryItem; related: number }) =>

@@ -50,7 +50,8 @@ export interface Candidate {
  * others. Items without a hint stand alone.
  */
 export function consolidate(items: MemoryItem[], now: Date): Candidate[] {
-  const order = byScore(now);
+  // Sayings of one point: the best, and of equals the latest, is the one shown.
+  const order = byScore(now, { latestOnTies: true });
   const groups = new Map<string, MemoryItem[]>();
   for (const item of items) {
     const key = item.dedupHint ? `hint:${dedupGroup(item.dedupHint)}` : `id:${item.itemId}`;

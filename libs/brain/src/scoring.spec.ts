@@ -23,4 +23,14 @@ describe('byScore', () => {
     expect(once.sort(order).map((i) => i.title)).toEqual(['a note', 'b note', 'c note']);
     expect(again.sort(order).map((i) => i.title)).toEqual(['a note', 'b note', 'c note']);
   });
+
+  it('shows, of two equal sayings of one point, the one written last', () => {
+    const first = item({ title: 'Use advisory locks (a)', updatedAt: new Date(NOW.getTime() - 40), salience: 0.9 });
+    const last = item({ title: 'Use advisory locks (b)', updatedAt: NOW, salience: 0.1 });
+    const latest = byScore(NOW, { latestOnTies: true });
+    expect([first, last].sort(latest).map((i) => i.title)).toEqual([
+      'Use advisory locks (b)',
+      'Use advisory locks (a)',
+    ]);
+  });
 });

@@ -23,16 +23,18 @@ export function score(item: MemoryItem, now: Date): number {
 }
 
 const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const touched = (item: MemoryItem) => Math.max(item.updatedAt.getTime(), item.lastReinforcedAt?.getTime() ?? 0);
 
 /**
- * Highest score first. Scores are compared to four places: items of one session differ in
- * recency by the milliseconds between their writes, which says nothing, and the order among
- * them would follow write timing. Ties go to the engine's salience (what the session stressed
- * most), then the title and the id, so the same items are always in the same order, whatever
- * their ids or the order they came in. Scores are computed once per item per comparator (a
- * sort compares each item many times).
+ * Highest score first. Scores are compared to four places, so that recency counts by the day:
+ * items written together differ by the milliseconds between their writes, which says nothing.
+ * Ties go to the engine's salience (what the session stressed most), then the title and the id,
+ * so the same items are always in the same order, whatever their ids or the order they came
+ * in. Among sayings of one point (`latestOnTies`), a tie goes to the one written or confirmed
+ * last, which is its current saying. Scores are computed once per item per comparator (a sort
+ * compares each item many times).
  */
-export function byScore(now: Date): (a: MemoryItem, b: MemoryItem) => number {
+export function byScore(now: Date, { latestOnTies = false } = {}): (a: MemoryItem, b: MemoryItem) => number {
   const memo = new Map<MemoryItem, number>();
   const of = (item: MemoryItem) => {
     let s = memo.get(item);
@@ -43,5 +45,9 @@ export function byScore(now: Date): (a: MemoryItem, b: MemoryItem) => number {
     return s;
   };
   return (a, b) =>
-    of(b) - of(a) || (b.salience ?? -1) - (a.salience ?? -1) || before(a.title, b.title) || before(a.itemId, b.itemId);
+    of(b) - of(a) ||
+    (latestOnTies ? touched(b) - touched(a) : 0) ||
+    (b.salience ?? -1) - (a.salience ?? -1) ||
+    before(a.title, b.title) ||
+    before(a.itemId, b.itemId);
 }
