@@ -166,16 +166,10 @@ export function messagePoints(message: string): Point[] {
       continue;
     }
     const said = sentences(line);
-    const lead = BOLD_LABEL.exec(line.trim());
-    if (lead && said.length > 1) {
+    const { label } = labelled(line.trim());
+    if (label !== undefined && said.length > 1) {
       // "**Root cause:** A. B. C.": the label names the whole paragraph, which is one point.
-      out.push({
-        quote: said[0]!,
-        text: said.join(' '),
-        label: labelled(line.trim()).label,
-        section,
-        kind: 'sentence',
-      });
+      out.push({ quote: said[0]!, text: said.join(' '), label, section, kind: 'sentence' });
     } else
       said.forEach((sentence, i) =>
         out.push({
@@ -187,7 +181,7 @@ export function messagePoints(message: string): Point[] {
         }),
       );
     // Of a paragraph that ends by introducing a list, the last sentence is the list's lead.
-    const last = sentences(line).at(-1);
+    const last = said.at(-1);
     previous = last && /:\s*(?:\*\*)?$/.test(line) ? { text: last, quote: last } : undefined;
   }
   flush();
