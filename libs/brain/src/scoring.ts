@@ -17,8 +17,8 @@ export function recency(days: number): number {
 const STALE_FACTOR = 0.5;
 
 /** score = (importance / 5) × confidence × recency; importance defaults to 3. */
-export function score(item: MemoryItem, now: Date): number {
-  const base = ((item.importance ?? 3) / 5) * item.confidence * recency(ageDays(item, now));
+export function score(item: MemoryItem, now: Date, age = ageDays(item, now)): number {
+  const base = ((item.importance ?? 3) / 5) * item.confidence * recency(age);
   return item.status === 'stale' ? base * STALE_FACTOR : base;
 }
 
@@ -26,20 +26,20 @@ const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const touched = (item: MemoryItem) => Math.max(item.updatedAt.getTime(), item.lastReinforcedAt?.getTime() ?? 0);
 
 /**
- * Highest score first. Scores are compared to four places, so that recency counts by the day:
- * items written together differ by the milliseconds between their writes, which says nothing.
- * Ties go to the engine's salience (what the session stressed most), then the title and the id,
- * so the same items are always in the same order, whatever their ids or the order they came
- * in. Among sayings of one point (`latestOnTies`), a tie goes to the one written or confirmed
- * last, which is its current saying. Scores are computed once per item per comparator (a sort
- * compares each item many times).
+ * Highest score first, with age counted in whole days: items written together differ by the
+ * milliseconds between their writes, which says nothing. Ties go to the engine's salience (what
+ * the session stressed most), then the title and the id, so the same items are always in the
+ * same order, whatever their ids or the order they came in. Among sayings of one point
+ * (`latestOnTies`), a tie goes to the one written or confirmed last, which is its current
+ * saying. Scores are computed once per item per comparator (a sort compares each item many
+ * times).
  */
 export function byScore(now: Date, { latestOnTies = false } = {}): (a: MemoryItem, b: MemoryItem) => number {
   const memo = new Map<MemoryItem, number>();
   const of = (item: MemoryItem) => {
     let s = memo.get(item);
     if (s === undefined) {
-      s = Math.round(score(item, now) * 1e4) / 1e4;
+      s = score(item, now, Math.floor(ageDays(item, now)));
       memo.set(item, s);
     }
     return s;

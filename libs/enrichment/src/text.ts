@@ -127,7 +127,13 @@ export function leadingClause(sentence: string, max: number): string {
   const text = normalizeWhitespace(sentence);
   if (text.length <= max) return text;
   let best = -1;
-  for (const m of text.slice(0, max + 1).matchAll(CLAUSE_BREAK)) if (m.index >= 24) best = m.index;
+  // A break inside a code span (`WHERE status = (…)`) would leave the span open.
+  let ticks = 0;
+  let seen = 0;
+  for (const m of text.slice(0, max + 1).matchAll(CLAUSE_BREAK)) {
+    for (; seen < m.index; seen += 1) if (text[seen] === '`') ticks += 1;
+    if (m.index >= 24 && ticks % 2 === 0) best = m.index;
+  }
   return best > 0 ? text.slice(0, best).replace(/[\s,;:—–-]+$/, '') : truncateWords(text, max);
 }
 

@@ -15,12 +15,15 @@ const INTERJECTIONS =
  * An answer that speaks of the assistant ("I don't have access to timestamps"), to the person
  * ("You renamed this session …", "You can create a changeset …"), of where both are right now
  * ("We're in a worktree …") or only agrees ("Yep — …") is about the conversation, not the
- * project. One that only says what "it" is ("It's a known pain point with iTerm2") names its
- * subject in the question, not in the note; "It runs entirely in the browser" still says how
- * the project works.
+ * project.
  */
-const ABOUT_THE_SPEAKERS =
-  /^(?:i|i'm|i've|my|you|you're|you'll|you'd|your|we're|yep|yeah|nope|(?:it|that|this)(?:'s| is| was))\b/i;
+const ABOUT_THE_SPEAKERS = /^(?:i|i'm|i've|my|you|you're|you'll|you'd|your|we're|yep|yeah|nope)\b/i;
+/**
+ * One that only says what "it" is ("It's a known pain point with iTerm2") names its subject in
+ * the question, not in the note, unless it names code ("It's stored in `~/.config/app.json`").
+ * "It runs entirely in the browser" still says how the project works.
+ */
+const ONLY_WHAT_IT_IS = /^(?:it|that|this)(?:'s| is| was)\b(?![^`]*`)/i;
 
 /**
  * A question the person asked, in a turn that changed nothing, and the direct answer the
@@ -42,9 +45,10 @@ export function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
     .map((p) => ({ quote: p.quote, text: cleanSentence(p.text).replace(/:$/, '') }))
     .filter((p) => significantWords(p.text).length >= 4 && !isChatter(`${p.text}.`));
   const [first, ...next] = opening;
-  // A guess answers nothing until the session acts on it.
-  if (!first || ABOUT_THE_SPEAKERS.test(first.text) || aboutTheConversation(first.text) || guesses(first.text))
-    return undefined;
+  // A guess answers nothing until the session acts on it, and talk of the speakers is no answer.
+  const aside = (text: string) =>
+    ABOUT_THE_SPEAKERS.test(text) || ONLY_WHAT_IT_IS.test(text) || aboutTheConversation(text) || guesses(text);
+  if (!first || aside(first.text)) return undefined;
   const title = firstSentence(first.text, 150);
   if (isJunkTitle(title)) return undefined;
   // The line that asks, without the "ok. uh. no." a person opens with; the whole prompt when

@@ -74,9 +74,22 @@ export function commandOf(event: EngineEvent): string | undefined {
 
 /**
  * What a workspace runner puts before each line of a package's output (`@chkit/core test: `
- * from `bun run --filter`, `web:build: ` from turbo), which hides the line's own start.
+ * from `bun run --filter`, `web:build: ` from turbo), which hides the line's own start. It is
+ * a runner's only when it starts most lines: "Build failed: 3 errors" or "error TS2307: …"
+ * alone is the error itself.
  */
 const RUNNER_PREFIX = /^@?[\w.-]+(?:\/[\w.-]+)?(?::[\w-]+| [\w-]+): /;
+
+function withoutRunnerPrefix(lines: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const prefix = RUNNER_PREFIX.exec(line)?.[0];
+    if (prefix) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  }
+  const filled = lines.filter((l) => l.trim()).length;
+  const [runner] = [...counts].find(([, n]) => n >= 2 && n * 2 >= filled) ?? [];
+  return runner ? lines.map((l) => (l.startsWith(runner) ? l.slice(runner.length) : l)) : lines;
+}
 
 /** The line saying what went wrong, when the event reports a failure. */
 export function errorLine(event: EngineEvent): string | undefined {
@@ -91,10 +104,8 @@ export function errorLine(event: EngineEvent): string | undefined {
   const tool = str(meta(event, 'tool'));
   if (kind === 'tool_result' && !flagged && tool !== undefined && !COMMAND_TOOLS.has(tool)) return undefined;
   // Source listings quoted in tool output ("427 | except PermissionError:") are code, not errors.
-  const text = event.content
-    .split('\n')
+  const text = withoutRunnerPrefix(event.content.split('\n'))
     .filter((l) => !/^\s*\d+\s*(?:\||→)/.test(l))
-    .map((l) => l.replace(RUNNER_PREFIX, ''))
     .join('\n');
   // Unflagged output that merely mentions a failure ("… succeeded or failed") reported none.
   for (const pattern of flagged || kind === 'error' ? ERROR_LINES : ERROR_LINES.slice(0, -1)) {

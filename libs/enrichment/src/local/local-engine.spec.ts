@@ -186,6 +186,36 @@ describe('local engine: Claude Code structure', () => {
     expect(new EvidenceIndex(events).verify(fix!).ok).toBe(true);
   });
 
+  it('takes neither an edit made in the shell nor an unrelated run for a prerequisite', () => {
+    const cases = [
+      ["sed -i 's/rank + 1/rank/' src/planner.ts", ''],
+      ['bun run lint', 'Checked 40 files'],
+    ];
+    for (const [between, output] of cases) {
+      const events = session()
+        .prompt('Run the core tests.')
+        .bash('bun test', 'error: expected 3, received 2', true)
+        .bash(between!, output!)
+        .bash('bun test', '22 pass')
+        .say('All 22 tests pass now.')
+        .events();
+      expect(extractLocally(events).filter((i) => / until /.test(i.title))).toEqual([]);
+    }
+  });
+
+  it('keeps an error line whole unless a runner prefix starts most lines', () => {
+    const events = session()
+      .prompt('Build it.')
+      .bash('npm run build', 'Build failed: 3 errors in src/app.ts', true)
+      .bash('npm install', 'added 3 packages')
+      .bash('npm run build', 'built in 2.1s')
+      .say('The build passes after installing the missing packages.')
+      .events();
+    expect(extractLocally(events).find((i) => / until /.test(i.title))?.facts).toContain(
+      'Build failed: 3 errors in src/app.ts',
+    );
+  });
+
   it('takes a file edited between the failure and the pass for the fix, not a prerequisite', () => {
     const events = session()
       .prompt('Run the core tests.')

@@ -20,23 +20,33 @@ describe('messagePoints', () => {
     ]);
   });
 
-  it('reads a paragraph led by a bold label as one point, quoting its first sentence', () => {
+  it('reads a paragraph led by a bold label as one point, its later sentences going on from the first', () => {
     const text =
       '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve. ' +
       'It fell back to the `exports` field pointing to `./dist/index.d.ts`. ' +
       'It only worked locally because you had a `dist` from a previous build.\n\nPlain prose. Two sentences.';
     const [labelled, ...rest] = messagePoints(text);
+    const first = '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve.';
     expect(labelled).toEqual({
-      quote: '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve.',
-      text:
-        '**Root cause:** With `moduleResolution: "NodeNext"`, the `paths` entries never resolve. ' +
-        'It fell back to the `exports` field pointing to `./dist/index.d.ts`. ' +
-        'It only worked locally because you had a `dist` from a previous build.',
+      quote: first,
+      text: first,
       label: 'Root cause',
       section: undefined,
       kind: 'sentence',
+      continues: [
+        'It fell back to the `exports` field pointing to `./dist/index.d.ts`.',
+        'It only worked locally because you had a `dist` from a previous build.',
+      ],
     });
     expect(rest.map((p) => p.text)).toEqual(['Plain prose.', 'Two sentences.']);
+    // A numbered label is no sentence of its own.
+    expect(
+      messagePoints('**6. Memory Leak Prevention** - `{ once: true }` abort listeners').map((p) => p.text),
+    ).toEqual(['**6. Memory Leak Prevention** - `{ once: true }` abort listeners']);
+    // A bold lead that runs on into its sentence labels nothing past it.
+    expect(
+      messagePoints('**Reset the index** with `git reset`. Then run the tests again.')[0]?.continues,
+    ).toBeUndefined();
   });
 
   it('makes a list and the line that introduces it one point, summarised by the items’ bold labels', () => {

@@ -24,6 +24,8 @@ export interface Point {
   detail?: boolean;
   /** A sentence's successor in the same paragraph: what it goes on to say. */
   next?: string;
+  /** A labelled paragraph's sentences past its first, which the label names too. */
+  continues?: string[];
 }
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|(\d+)[.)])\s+(.*)$/;
@@ -54,14 +56,14 @@ interface Block {
 }
 
 /** Item text without its marker, with `**label**` split off; `joined` reads them as one line again. */
-function labelled(text: string): { label?: string; rest: string; joined: string } {
+function labelled(text: string): { label?: string; rest: string; joined: string; separated?: boolean } {
   const m = BOLD_LABEL.exec(text);
   if (!m) return { rest: text, joined: text };
   const label = m[1]!.replace(/[:.]$/, '').trim();
   const rest = text.slice(m[0].length).trim();
   // "**Root cause** — x" reads as "Root cause: x"; "**Reset the index** with x" as one sentence.
   const separated = /[:\-–—]\s*$/.test(m[0]) || /[:.]$/.test(m[1]!);
-  return { label, rest, joined: rest ? `${label}${separated ? ':' : ''} ${rest}` : label };
+  return { label, rest, separated, joined: rest ? `${label}${separated ? ':' : ''} ${rest}` : label };
 }
 
 /** How an item reads inside its list's summary: its label, else its first sentence. */
@@ -166,10 +168,23 @@ export function messagePoints(message: string): Point[] {
       continue;
     }
     const said = sentences(line);
-    const { label } = labelled(line.trim());
-    if (label !== undefined && said.length > 1) {
-      // "**Root cause:** A. B. C.": the label names the whole paragraph, which is one point.
-      out.push({ quote: said[0]!, text: said.join(' '), label, section, kind: 'sentence' });
+    const paragraph = line.trim();
+    const { label, separated, rest } = labelled(paragraph);
+    const after = label !== undefined && separated ? sentences(rest) : [];
+    // "**Root cause:** A. B. C.": the label names the whole paragraph, which is one point, read
+    // as its label and first sentence, going on with the rest; and a numbered label ("**6.
+    // Memory Leak Prevention** - …") is no sentence of its own, as its "6." would make it.
+    if (after.length > 1 || (after.length > 0 && said.length > after.length)) {
+      const quote = `${paragraph.slice(0, paragraph.length - rest.length)}${after[0]}`;
+      const more = after.slice(1);
+      out.push({
+        quote,
+        text: quote,
+        label,
+        section,
+        kind: 'sentence',
+        ...(more.length > 0 ? { continues: more } : {}),
+      });
     } else
       said.forEach((sentence, i) =>
         out.push({

@@ -47,6 +47,13 @@ describe('notes, not fragments', () => {
     expect(leadingClause('Use Kysely for every query.', 160)).toBe('Use Kysely for every query.');
   });
 
+  it('never ends a title inside a code span', () => {
+    const sentence =
+      'The migration failed on the query `SELECT id FROM items WHERE status = (SELECT code FROM statuses WHERE name = $1)` because the subquery returned two rows.';
+    const { title } = titleAndRest(sentence);
+    expect((title.match(/`/g) ?? []).length % 2).toBe(0);
+  });
+
   it('titles a long sentence up to its parenthesis, not at a comma inside its opening phrase', () => {
     const sentence =
       'Root cause: With `moduleResolution: "NodeNext"`, the `paths` entries in tsconfig couldn\'t resolve `@chkit/core` to source files (TypeScript doesn\'t add `.ts` extensions in this mode).';
@@ -281,13 +288,30 @@ describe('what was only put forward', () => {
       const items = extract(new SessionFixture().prompt('how do I get the renamed package published?').say(answer));
       expect(items.map((i) => i.title)).toEqual([]);
     }
-    // An answer about the project still is one.
+    // An answer about the project still is one, and so is one that says where code lives.
     const kept = extract(
       new SessionFixture()
         .prompt('is there any server side logic in the randomizer?')
         .say('It runs entirely in the browser: there is no server-side logic, and `index.html` holds the whole app.'),
     );
     expect(kept.map((i) => i.title).join('\n')).toMatch(/runs entirely in the browser/);
+    const where = extract(
+      new SessionFixture()
+        .prompt('where is the config stored?')
+        .say("It's stored in `~/.config/memex/config.json`, which `memex init` writes on the first run."),
+    );
+    expect(where.map((i) => i.title).join('\n')).toMatch(/stored in `~\/\.config\/memex\/config\.json`/);
+  });
+
+  it('keeps a caveat, which is a finding, not a side of a choice', () => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('can I prune the old worktrees?')
+        .say(
+          '**Caveat:** `git worktree prune` also deletes the refs of a worktree on an unmounted disk, so mount it before pruning.',
+        ),
+    );
+    expect(items.map((i) => i.title).join('\n')).toMatch(/git worktree prune/);
   });
 
   it('takes a sentence that argues one side of a choice for no finding', () => {
@@ -300,6 +324,28 @@ describe('what was only put forward', () => {
         ),
     );
     expect(items.map((i) => i.title).join('\n')).not.toMatch(/Cons|closest options/);
+  });
+});
+
+describe('a paragraph led by a bold label', () => {
+  const rootCause =
+    '**Root cause:** The page cache key omits the locale, so the first visitor’s language is served to everyone.';
+  it.each([
+    ['an offer', 'Want me to add the locale to the key?'],
+    ['a guess', 'Other pages might be affected too.'],
+    ['a promise', 'I will add a regression test for it later.'],
+  ])('keeps its cause as a BugFix when it ends on %s, which the note leaves out', (_, ending) => {
+    const items = extract(
+      new SessionFixture()
+        .prompt('why do french visitors see the english page?')
+        .edit('src/cache/page-key.ts')
+        .edit('src/cache/page-key.test.ts')
+        .say(`${rootCause} The key now includes \`locale\`. ${ending}`),
+    );
+    const fix = items.find((i) => /cache key omits the locale/.test(i.title));
+    expect(fix?.type).toBe('BugFix');
+    expect(`${fix?.facts}`).not.toContain(ending);
+    expect(items.filter((i) => i.type === 'Todo')).toEqual([]);
   });
 });
 
@@ -318,10 +364,10 @@ describe('why a change was made', () => {
     expect(note?.facts).toContain('Asked: i think we can cut the /note-why - utility feels low');
   });
 
-  it('leaves out a request that only agreed', () => {
+  it('leaves out a request that only agreed or led into a plan', () => {
     const items = extract(
       new SessionFixture()
-        .prompt('yes please fix them')
+        .prompt('Implement the following plan:')
         .edit('src/planner.ts')
         .edit('src/planner.test.ts')
         .say(

@@ -49,6 +49,7 @@ describe('cuesOf', () => {
       'open',
     );
     expect(cuesOf('The remaining failures are in the streaming tests')).toContain('open');
+    expect(cuesOf('The remaining test failures are in `stream.spec.ts`')).toContain('open');
     expect(cuesOf('The remaining ~20ms is the `machineid.ProtectedID()` call')).not.toContain('open');
     expect(cuesOf('The remaining uncommitted file (`go/mcp-server`) is just the compiled binary')).not.toContain(
       'open',
@@ -66,5 +67,10 @@ describe('guesses', () => {
       false,
     );
     expect(guesses('The cleanest fix is probably to make the CLI run `git gc` itself at a safe point')).toBe(false);
+    expect(guesses('I’d lean toward Option 4, the hybrid, for its control of the agent loop')).toBe(true);
+    // A rule of the code stated with "may" is no guess.
+    expect(guesses('Note that `sessionId` may be null for compacted sessions, so `reinforce()` must check it')).toBe(
+      false,
+    );
   });
 });

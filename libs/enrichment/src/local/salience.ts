@@ -21,7 +21,7 @@ const CUES: Record<Cue, RegExp> = {
     /\b(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|installed|enabled|disabled|committed|pushed|merged|spawned|built|generated|deployed|migrated|bumped|extracted|wired|now (?:uses?|runs?|has|is|calls?|returns?|shows?|works?)|is now|are now)\b/i,
   // "The remaining ~20ms is the machine-id call" names what is left; "remaining feedback: …" and
   // "the remaining failures" are open.
-  open: /\b(?:still (?:fail|need|broken|missing|to do|open|pending|not)|not yet|(?<!\bthe )remaining|the remaining (?:work|tasks?|items?|issues?|failures?|errors?|todos?|steps?|questions?|bugs?)\b|left to|todo\b|next steps?|follow[- ]up|known (?:issue|limitation)|doesn't (?:yet|work)|won't work|needs? (?:to be|more)|untested|not (?:tested|verified|working)|blocked|deferred|later\b|outstanding)/i,
+  open: /\b(?:still (?:fail|need|broken|missing|to do|open|pending|not)|not yet|(?<!\bthe )remaining|the remaining (?:[\w-]+ )?(?:work|tasks?|items?|issues?|failures?|errors?|todos?|steps?|questions?|bugs?)\b|left to|todo\b|next steps?|follow[- ]up|known (?:issue|limitation)|doesn't (?:yet|work)|won't work|needs? (?:to be|more)|untested|not (?:tested|verified|working)|blocked|deferred|later\b|outstanding)/i,
   insight:
     /\b(?:takeaway|lesson|gotcha|caveat|key (?:insight|finding|point)|important(?:ly)?|note that|requires?|have to|has to|must|only (?:works|if|when)|(?:does|did|can|could|would|will|is|are|was)n'?t|cannot|without|works? (?:by|because|only))\b/i,
   reason: /\b(?:because|since|so that|due to|which means|otherwise|to avoid|to prevent|in order to)\b/i,
@@ -154,10 +154,12 @@ export function leansOnWhatCameBefore(sentence: string): boolean {
  * then changed or concluded says what was so ("possibly-unbound" is a diagnostic's name).
  */
 const GUESS =
-  /\b(?:(?:is|are|was|were|it's|that's) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i'?d (?:lean|suggest|recommend|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
+  /\b(?:(?:is|are|was|were|it['’]s|that['’]s) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i['’]?d (?:lean|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
+/** What a sentence states as a rule of the code: "`sessionId` may be null, so `reinforce()` must check it". */
+const STATES_A_RULE = /\b(?:must|requires?|has to|have to)\b/i;
 
 export function guesses(sentence: string): boolean {
-  return GUESS.test(sentence);
+  return GUESS.test(sentence) && !STATES_A_RULE.test(sentence);
 }
 
 /** How much a sentence teaches: the sum of its cues' weights; chatter says nothing. */

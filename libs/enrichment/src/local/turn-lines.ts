@@ -1,7 +1,16 @@
 import type { EngineEvent } from '../candidate';
 import { significantWords } from '../text';
 import { messagePoints, type Point } from './message-points';
-import { addsNothing, cleanSentence, cuesOf, guesses, isStatusFluff, pointScore, type Cue } from './salience';
+import {
+  addsNothing,
+  cleanSentence,
+  cuesOf,
+  guesses,
+  isChatter,
+  isStatusFluff,
+  pointScore,
+  type Cue,
+} from './salience';
 import { assistantTexts, closingMessage, type Turn } from './turns';
 
 /** A point of the assistant's text in a turn, scored. */
@@ -45,10 +54,14 @@ function weighs(point: Point): boolean {
   return WEIGHING.test(lead) || WEIGHING.test(section) || WEIGHING.test(label) || guesses(lead);
 }
 
+/** The sides of a choice, as a sentence's lead names them; a caveat or a risk is a finding. */
+const SIDES =
+  /\b(?:pros?|cons|benefits?|drawbacks?|downsides?|upsides?|advantages?|disadvantages?|options?|approaches|alternatives|trade-?offs?)\b/i;
+
 /** A sentence led by the side it argues ("Cons: have to build state management ourselves"). */
 function arguesASide(text: string): boolean {
   const side = /^([^:]{2,30}):\s/.exec(text)?.[1];
-  return side !== undefined && side.split(/\s+/).length <= 3 && WEIGHING.test(side);
+  return side !== undefined && side.split(/\s+/).length <= 3 && SIDES.test(side);
 }
 
 /** Cues a list's lead lends its items: "Here's the root cause chain:" makes each link a cause. */
@@ -70,7 +83,10 @@ export function turnLines(turn: Turn): Line[] {
     return points.flatMap((point, p): Line[] => {
       // A [MEMORY: …] tag is an item of its own.
       if (point.text.includes('[MEMORY:')) return [];
-      const clean = cleanSentence(point.text);
+      // A labelled paragraph goes on past its first sentence with what says something; the
+      // first sentence alone is scored, as any sentence is.
+      const said = point.continues?.filter((s) => !isChatter(s) && !guesses(s)) ?? [];
+      const clean = cleanSentence([point.text, ...said].join(' '));
       // A bare link or a status report is no point of its own.
       if (isStatusFluff(clean) || significantWords(clean.replace(/https?:\/\/\S+/g, '')).length < 3) return [];
       const leadCues = point.lead ? cuesOf(point.lead).filter((c) => LENT.includes(c)) : [];

@@ -81,9 +81,13 @@ export function workarounds(events: readonly EngineEvent[]): Proposal[] {
 /** A command as a note shows it: without the redirection that only gathers its output. */
 const shown = (command: string) => command.replace(/\s+2>&1\s*$/, '');
 
-/** Commands that only look: they set nothing up for the command after them. */
-const LOOKS_ONLY =
-  /^(?:cd \S+ && )?(?:ls|cat|head|tail|less|grep|rg|find|echo|pwd|which|type|wc|file|stat|tree|git (?:status|diff|log|show|branch|remote)|gh (?:pr|run|issue) (?:view|list|checks))\b/;
+/**
+ * Commands that set something up for the ones after them: installing, building, generating,
+ * migrating, starting services, signing in. Anything else run between a failure and a pass
+ * (a lint, a narrowed rerun, an edit made with `sed -i`) is no prerequisite.
+ */
+const SETS_UP =
+  /^(?:cd \S+ && )?\S+(?: \S+)? (?:install|i|ci|add|build|generate|codegen|migrate|setup|init|bootstrap|sync|restore|login|up)\b|^(?:cd \S+ && )?(?:make|cmake|\S*prisma generate)\b/;
 
 /**
  * A command that failed, another that set something up, then the first again, unchanged, working
@@ -98,7 +102,8 @@ export function prerequisites(events: readonly EngineEvent[]): Proposal[] {
     const setup: string[] = [];
     for (const e of events.slice(i + 1, i + 1 + LOOKAHEAD)) {
       if (editedFile(e)) return [];
-      const c = e.type === 'command' ? firstLine(e) : undefined;
+      // A run's outcome: its output, or its failure.
+      const c = e.type === 'command' || e.type === 'error' ? firstLine(e) : undefined;
       if (c === undefined) continue;
       if (c === command) {
         const ran = setup.at(-1);
@@ -116,7 +121,7 @@ export function prerequisites(events: readonly EngineEvent[]): Proposal[] {
           }),
         ];
       }
-      if (errorLine(e) === undefined && !LOOKS_ONLY.test(c)) setup.push(c);
+      if (errorLine(e) === undefined && SETS_UP.test(c)) setup.push(c);
     }
     return [];
   });
