@@ -4,8 +4,12 @@ export const DAY_MS = 86_400_000;
 
 /** Days since the item last changed or was last confirmed by new evidence. */
 export function ageDays(item: MemoryItem, now: Date): number {
-  const touched = Math.max(item.updatedAt.getTime(), item.lastReinforcedAt?.getTime() ?? 0);
-  return Math.max(0, (now.getTime() - touched) / DAY_MS);
+  return Math.max(0, (now.getTime() - touched(item)) / DAY_MS);
+}
+
+/** When the item last changed or was last confirmed, in ms. */
+function touched(item: MemoryItem): number {
+  return Math.max(item.updatedAt.getTime(), item.lastReinforcedAt?.getTime() ?? 0);
 }
 
 /** 1.0 today, falling linearly to 0.1 at 90 days, and 0.1 after. */
@@ -23,7 +27,6 @@ export function score(item: MemoryItem, now: Date, age = ageDays(item, now)): nu
 }
 
 const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const touched = (item: MemoryItem) => Math.max(item.updatedAt.getTime(), item.lastReinforcedAt?.getTime() ?? 0);
 
 /**
  * Highest score first, with age counted in whole days: items written together differ by the

@@ -91,8 +91,24 @@ function withoutRunnerPrefix(lines: string[]): string[] {
   return runner ? lines.map((l) => (l.startsWith(runner) ? l.slice(runner.length) : l)) : lines;
 }
 
+/**
+ * What `errorLine` found for each event read: the rules of a window ask it of the same event many
+ * times (the fix's symptom, each retry and prerequisite looking back over a dozen events), and
+ * output can be 100 KiB.
+ */
+const errorLines = new WeakMap<EngineEvent, string | null>();
+
 /** The line saying what went wrong, when the event reports a failure. */
 export function errorLine(event: EngineEvent): string | undefined {
+  let line = errorLines.get(event);
+  if (line === undefined) {
+    line = readErrorLine(event) ?? null;
+    errorLines.set(event, line);
+  }
+  return line ?? undefined;
+}
+
+function readErrorLine(event: EngineEvent): string | undefined {
   const exitCode = num(meta(event, 'exitCode'));
   const flagged = meta(event, 'isError') === true || (exitCode !== undefined && exitCode !== 0);
   const kind = event.type;
