@@ -20,6 +20,7 @@ import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
 import { prerequisites, workarounds } from './workarounds';
+import { handOffs } from './hand-off';
 import { commitStyle } from './commit-style';
 import { movedRemote } from './moved-remote';
 import { projectFiles } from './project-files';
@@ -136,6 +137,7 @@ export function readWindow(
     // A turn that settled a choice in dialogue answered no question of its own.
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
+  proposals.push(...handOffs(turns, events, hints));
   proposals.push(...workarounds(events), ...prerequisites(events));
   proposals.push(...commitStyle(events), ...movedRemote(events), ...projectFiles(events));
   for (const event of events) proposals.push(...fromCompaction(event));
