@@ -23,8 +23,8 @@ import { fmt } from '../support/stats';
  * per fact, in plain words) is asked of search (top 5) and of a context pack (1,500 tokens,
  * items only: the session's own recent events would hold every answer). A fact stored in no
  * item cannot be found, so the share of facts some item states is printed beside, and the
- * ratio of each recall to it. Nonsense and off-topic queries (bench/retrieval/nonsense.json)
- * must find nothing. Then each project is mixed with BENCH_RETRIEVAL_MIX (10,000) items of
+ * ratio of each recall to it. Nonsense and off-topic queries (bench/retrieval/nonsense.json,
+ * and nonsense-late.json, written after the floors were chosen) must find nothing. Then each project is mixed with BENCH_RETRIEVAL_MIX (10,000) items of
  * bench:search's corpus and the questions are asked again: in a small project a pack shows
  * nearly everything, so ranking is only tested in a large one.
  */
@@ -32,7 +32,11 @@ import { fmt } from '../support/stats';
 const ROOT = join(__dirname, '..', '..', '..');
 const LABELS = join(ROOT, 'bench', 'quality', 'labels');
 const QUESTIONS = join(ROOT, 'bench', 'retrieval', 'questions');
-const NONSENSE = join(ROOT, 'bench', 'retrieval', 'nonsense.json');
+/** The first twelve off-topic queries, and twelve written later to check floors chosen on the first. */
+const NONSENSE = [
+  { file: join(ROOT, 'bench', 'retrieval', 'nonsense.json'), name: 'Nonsense and off-topic queries' },
+  { file: join(ROOT, 'bench', 'retrieval', 'nonsense-late.json'), name: 'Off-topic queries written later' },
+];
 const MIX = Number(process.env.BENCH_RETRIEVAL_MIX ?? 10_000);
 const SEARCH_TOP = 5;
 const PACK_TOKENS = 1500;
@@ -221,18 +225,24 @@ function misses(asked: readonly Asked[]): void {
   }
 }
 
-async function nonsense(server: BenchServer, projects: readonly Project[]): Promise<void> {
-  const { queries } = JSON.parse(readFileSync(NONSENSE, 'utf8')) as { queries: string[] };
+async function nonsense(
+  server: BenchServer,
+  projects: readonly Project[],
+  set: (typeof NONSENSE)[number],
+): Promise<void> {
+  const { queries } = JSON.parse(readFileSync(set.file, 'utf8')) as { queries: string[] };
   let results = 0;
   let packed = 0;
   const offenders = new Set<string>();
   const examples: string[] = [];
+  const mine: Result['scores'][] = [];
   for (const project of projects) {
     for (const q of queries) {
       const found = await searchResults(server, project.apiKey, q, 10);
       const titles = new Map(project.items.map((i) => [i.itemId, i.title]));
       for (const r of found) examples.push(`"${q}" → ${(titles.get(r.itemId) ?? r.itemId).slice(0, 100)}`);
       seen.nonsense.push(...found.map((r) => r.scores));
+      mine.push(...found.map((r) => r.scores));
       seen.byQuery.push({ q, scores: found.map((r) => r.scores) });
       const lines = await packLines(server, project.apiKey, q);
       results += found.length;
@@ -249,11 +259,11 @@ async function nonsense(server: BenchServer, projects: readonly Project[]): Prom
   for (const source of ['fullText', 'vector'] as const) {
     const of = (list: Result['scores'][]) => list.flatMap((s) => (s[source] === null ? [] : [s[source]!]));
     console.log(
-      `  ${source} scores: results answering a question ${quantiles(of(seen.answers))}; nonsense results ${quantiles(of(seen.nonsense))}`,
+      `  ${source} scores: results answering a question ${quantiles(of(seen.answers))}; nonsense results ${quantiles(of(mine))}`,
     );
   }
   console.log(
-    `\nNonsense and off-topic queries: ${queries.length} × ${projects.length} projects; ` +
+    `\n${set.name}: ${queries.length} × ${projects.length} projects; ` +
       `${fmt(results)} search results and ${fmt(packed)} pack lines in all (goal: 0)` +
       (offenders.size ? `; found something: ${[...offenders].map((q) => `"${q}"`).join(', ')}` : ''),
   );
@@ -286,7 +296,7 @@ async function main(): Promise<void> {
         .map(({ session, fact, question, rank, ranked }) => ({ session, fact: fact.id, question, rank, ranked }));
       writeFileSync(process.env.BENCH_RETRIEVAL_MISSES, JSON.stringify(missed, null, 2));
     }
-    await nonsense(server, projects);
+    for (const set of NONSENSE) await nonsense(server, projects, set);
     if (process.env.BENCH_RETRIEVAL_SCORES) writeFileSync(process.env.BENCH_RETRIEVAL_SCORES, JSON.stringify(seen));
 
     if (MIX > 0) {
