@@ -270,6 +270,22 @@ describe('local engine: Claude Code structure', () => {
       .events();
     expect(extractLocally(events)).toMatchObject([{ type: 'Decision', confidence: CONFIDENCE.tag }]);
   });
+
+  it('reads no tag again as the answer to a question: a message of tags makes the tags only', () => {
+    const items = extractLocally(
+      new SessionFixture()
+        .prompt('How should the ledger keep money?')
+        .say(
+          '[MEMORY: decision: Store every amount as integer cents in the ledger service]\n' +
+            '[MEMORY: convention: Every API handler validates its request body with zod]',
+        )
+        .events(),
+    );
+    expect(items.map((i) => [i.type, i.title]).sort()).toEqual([
+      ['Convention', 'Every API handler validates its request body with zod'],
+      ['Decision', 'Store every amount as integer cents in the ledger service'],
+    ]);
+  });
 });
 
 describe('local engine: junk and the cap', () => {

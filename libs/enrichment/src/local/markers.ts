@@ -28,6 +28,14 @@ const TAG_TYPES: Record<string, ItemType> = {
 
 const TAG = /\[MEMORY:\s*([A-Za-z]+)\s*:\s*([^\]]{8,2000})\]/g;
 
+/**
+ * A text with its tags taken out: each tag is an item of its own, and read again as the
+ * assistant's prose it made a second item quoting the tags ("[MEMORY: decision: …]" as a title).
+ */
+export function withoutMemoryTags(text: string): string {
+  return text.replace(TAG, '').trim();
+}
+
 /** Explicit self-reports: `[MEMORY: decision: Use Kysely for every query]`. */
 export function memoryTags(content: string): Marker[] {
   const out: Marker[] = [];

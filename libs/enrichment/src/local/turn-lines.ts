@@ -81,8 +81,6 @@ export function turnLines(turn: Turn): Line[] {
     const points = messagePoints(text);
     const firstList = points.findIndex((point) => point.kind !== 'sentence');
     return points.flatMap((point, p): Line[] => {
-      // A [MEMORY: …] tag is an item of its own.
-      if (point.text.includes('[MEMORY:')) return [];
       // A labelled paragraph goes on past its first sentence with what says something; the
       // first sentence alone is scored, as any sentence is.
       const said = point.continues?.filter((s) => !isChatter(s) && !guesses(s)) ?? [];

@@ -1,6 +1,7 @@
 import type { EngineEvent } from '../candidate';
 import { humanText, isCommandMessage } from '@memex/entities';
 import { printsFailure } from './event-signals';
+import { withoutMemoryTags } from './markers';
 
 /**
  * A turn of a Claude Code session: the person's prompt, the work it started, and the
@@ -83,11 +84,11 @@ export function turnsOf(context: readonly EngineEvent[], window: readonly Engine
   return first < 0 ? [] : kept.slice(Math.max(0, first - 1));
 }
 
-/** The assistant's texts of a turn, harness text removed, in order. */
+/** The assistant's texts of a turn, harness text and `[MEMORY: …]` tags removed, in order. */
 export function assistantTexts(turn: Turn): Array<{ event: EngineEvent; text: string }> {
   return turn.events.flatMap((event) => {
     if (event.type !== 'response') return [];
-    const text = humanText(event.content);
+    const text = withoutMemoryTags(humanText(event.content));
     return text ? [{ event, text }] : [];
   });
 }
