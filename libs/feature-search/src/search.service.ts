@@ -16,6 +16,7 @@ import {
 import { EMBEDDER, VECTOR_STORE, type Embedder, type VectorStore } from '@memex/retrieval';
 import {
   assembleContext,
+  anchorsQuery,
   contentStems,
   querySignals,
   reciprocalRankFusion,
@@ -175,11 +176,21 @@ export class SearchService {
         now,
       ),
     ]);
-    // A query that matches nothing and names nothing is about something the memory does not
-    // hold: the project's salient entities are no answer to it.
-    const sought = soughtTypes(body.query);
-    if (ranked.length === 0 && found.named.length === 0) found.entities = [];
-    const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types, sought);
+    // A query that names nothing and whose hits only share a word with it ("symptoms of the
+    // common cold" finding a fix note through `symptom`) is about something the memory does
+    // not hold: its hits may stand, but what lies around them and the project's salient
+    // entities are no answer to it.
+    const anchored =
+      found.named.length > 0 ||
+      anchorsQuery(
+        contentStems(words.join(' ')),
+        ranked.map((r) => `${r.hit.title} ${r.hit.facts} ${r.hit.files.join(' ')}`),
+      );
+    if (!anchored) found.entities = [];
+    const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types, {
+      sessions: anchored,
+      types: soughtTypes(body.query),
+    });
     const pack = assembleContext({
       query: body.query,
       maxTokens: body.maxTokens,
@@ -223,7 +234,8 @@ export class SearchService {
 
   /**
    * Search's hits, and the items that name the entities the query named: a hit naming them
-   * is raised, an item search missed joins with a score by the share of them it names.
+   * is raised, an item search missed joins with a score by the share of them it names. Then
+   * what `around` asks for: the other items of the best hits' sessions, and of these types.
    */
   private async withLinkedItems(
     projectId: string,
@@ -231,7 +243,7 @@ export class SearchService {
     found: EntitySources,
     statuses: readonly ItemStatus[],
     types: SearchFilter['types'],
-    sought: ItemType[],
+    around: { sessions: boolean; types: ItemType[] },
   ): Promise<PackCandidate[]> {
     const top = ranked[0]?.score ?? 0.5;
     const linked = await this.sources.linkedItems(projectId, found.linked, statuses, LINKED_ITEMS);
@@ -256,13 +268,16 @@ export class SearchService {
     for (const id of missing) seen.add(id);
     // Around what matched: what else the sessions of the best hits concluded, and the kinds of
     // memory the question asks for by its shape. They rank below every hit (a share of the top).
-    const around = await this.search.around(
+    const sessionIds = around.sessions
+      ? [...new Set(ranked.slice(0, NEIGHBOUR_SOURCES).map((r) => r.hit.sessionId))]
+      : [];
+    const near = await this.search.around(
       projectId,
-      { sessionIds: [...new Set(ranked.slice(0, NEIGHBOUR_SOURCES).map((r) => r.hit.sessionId))], types: sought },
+      { sessionIds, types: around.types },
       { statuses, types },
       AROUND_ITEMS,
     );
-    const extra = around.filter((id) => !seen.has(id));
+    const extra = near.filter((id) => !seen.has(id));
     const hydrated = await this.search.hydrate(projectId, [...missing, ...extra], '', { statuses, types });
     const linkedIds = new Set(missing);
     return [

@@ -1,4 +1,4 @@
-import { contentStems, sharesContentWord } from './shared-words';
+import { anchorsQuery, contentStems, sharesContentWord } from './shared-words';
 import { localEmbedding } from './local-embedder';
 import { soughtTypes } from './intent';
 
@@ -48,5 +48,23 @@ describe('soughtTypes', () => {
     ['best banana bread recipe', []],
   ])('%s asks for %j', (query, types) => {
     expect(soughtTypes(query)).toEqual(types);
+  });
+});
+
+describe('anchorsQuery', () => {
+  const hits = (query: string, ...texts: string[]) => anchorsQuery(contentStems(query), texts);
+
+  it('is false when every hit shares one word of the question with it', () => {
+    expect(hits('symptoms of the common cold', 'Fix: resolve CI audit issues. Symptom: knip fails')).toBe(false);
+    expect(hits('how to change a flat bicycle tire', 'Changed the retry delay', 'Added retry logic')).toBe(false);
+  });
+
+  it('is true when a hit says two of its words, or the one word a query has', () => {
+    expect(hits('which pushes trigger CI?', 'CI runs on every push to any branch')).toBe(true);
+    expect(hits('posthog', 'PostHog telemetry blocked the CLI exit: `posthog.NewWithConfig`')).toBe(true);
+  });
+
+  it('counts no word that says nothing: "do" and what is left of a contraction', () => {
+    expect(hits("why won't it do that", "Disabling auto-GC won't lose any data; let's do 1")).toBe(false);
   });
 });

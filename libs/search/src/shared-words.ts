@@ -15,6 +15,13 @@ export function contentStems(text: string): Set<string> {
   return new Set([...words.filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w)).map(stem), ...compounds]);
 }
 
+/** How many of the query's content words a text says ("do" and contraction stems not counted). */
+export function sharedContentWords(query: ReadonlySet<string>, text: string): number {
+  let shared = 0;
+  for (const word of contentStems(text)) if (query.has(word) && !SAYS_NOTHING.has(word)) shared += 1;
+  return shared;
+}
+
 /**
  * Whether a text says any of the query's content words. A hashed lexical vector is near a
  * query for shared words, but also, a little, for features that only collide in its few
@@ -22,7 +29,20 @@ export function contentStems(text: string): Set<string> {
  * (`zzzqqq` found five items before this rule).
  */
 export function sharesContentWord(query: ReadonlySet<string>, text: string): boolean {
-  if (query.size === 0) return false;
-  for (const word of contentStems(text)) if (query.has(word) && !SAYS_NOTHING.has(word)) return true;
-  return false;
+  return sharedContentWords(query, text) > 0;
+}
+
+/**
+ * Whether the query is about what the memory holds, rather than merely sharing a word with it:
+ * some hit says two of its content words, or all of them when it has one. "symptoms of the
+ * common cold" finds a fix note through `symptom` alone, as "how to change a flat bicycle
+ * tire" finds a change note through `change`; a question about the project finds an item
+ * saying more of it. What a pack adds around its hits (their sessions' other items, the kinds
+ * of memory the question asks for, the project's salient entities) is only for such a query.
+ */
+export function anchorsQuery(query: ReadonlySet<string>, hits: readonly string[]): boolean {
+  const words = [...query].filter((w) => !SAYS_NOTHING.has(w)).length;
+  if (words === 0) return false;
+  const needed = Math.min(2, words);
+  return hits.some((text) => sharedContentWords(query, text) >= needed);
 }
