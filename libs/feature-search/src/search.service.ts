@@ -55,6 +55,9 @@ const LINK_WEIGHT = 1.5;
 /** What search shows by default: superseded and archived items only when asked for. */
 const LIVE: readonly ItemStatus[] = ['active', 'stale', 'review'];
 
+/** What a hit says, as its words are compared with the query's. */
+const wordsOf = (hit: SearchHit) => `${hit.title} ${hit.facts} ${hit.files.join(' ')}`;
+
 function statusesFor(status: ItemStatus | undefined, includeArchived: boolean): readonly ItemStatus[] {
   if (status) {
     if ((status === 'superseded' || status === 'archived') && !includeArchived) {
@@ -184,7 +187,7 @@ export class SearchService {
       found.named.length > 0 ||
       anchorsQuery(
         contentStems(words.join(' ')),
-        ranked.map((r) => `${r.hit.title} ${r.hit.facts} ${r.hit.files.join(' ')}`),
+        ranked.map((r) => wordsOf(r.hit)),
       );
     if (!anchored) found.entities = [];
     const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types, {
@@ -330,10 +333,7 @@ export class SearchService {
       for (const f of page) {
         const hit = byId.get(f.id);
         // Found by its vector alone, an item must still say one of the query's words.
-        const collision =
-          f.ranks.fullText === undefined &&
-          hit &&
-          !sharesContentWord(sought, `${hit.title} ${hit.facts} ${hit.files.join(' ')}`);
+        const collision = f.ranks.fullText === undefined && hit && !sharesContentWord(sought, wordsOf(hit));
         if (hit && !collision && ranked.length < limit) {
           ranked.push({
             hit,

@@ -37,8 +37,8 @@ export function sharesContentWord(query: ReadonlySet<string>, text: string): boo
  * some hit says two of its content words, or all of them when it has one. "symptoms of the
  * common cold" finds a fix note through `symptom` alone, as "how to change a flat bicycle
  * tire" finds a change note through `change`; a question about the project finds an item
- * saying more of it. What a pack adds around its hits (their sessions' other items, the kinds
- * of memory the question asks for, the project's salient entities) is only for such a query.
+ * saying more of it. What a pack adds around its hits (their sessions' other items, the
+ * project's salient entities) is only for such a query.
  */
 export function anchorsQuery(query: ReadonlySet<string>, hits: readonly string[]): boolean {
   const words = [...query].filter((w) => !SAYS_NOTHING.has(w)).length;
