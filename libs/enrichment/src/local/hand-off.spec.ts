@@ -1,4 +1,5 @@
 import type { CandidateItem, ExistingHint } from '../candidate';
+import { planSessionCap } from '../session-cap';
 import { EvidenceIndex } from '../verify';
 import { readWindow } from './local-engine';
 import { SessionFixture } from './session-fixture';
@@ -25,6 +26,15 @@ describe('what a session leaves open at its end', () => {
       resolved: false,
     });
     expect(new EvidenceIndex(events).verify(todo!).ok).toBe(true);
+  });
+
+  it('is worth the least a kept item may be, so it never pushes a held note out of a full session', () => {
+    const items = readWindow(session('Want me to also set `gc.auto 0` on your repo now?').events()).candidates;
+    const [todo] = todos(items);
+    for (const other of items.filter((i) => i !== todo)) expect(todo!.salience!).toBeLessThan(other.salience!);
+    // A session at its cap holding the least salient note the engine writes (a finding scored 4).
+    const held = [{ id: 'held-note', salience: 0.393 }];
+    expect(planSessionCap(held, [todo!.salience!], 1)).toEqual({ admitted: [], displaced: [] });
   });
 
   it('keeps a step handed to the person, with the command block and the words after it', () => {

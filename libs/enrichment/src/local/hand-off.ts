@@ -1,6 +1,6 @@
 import type { EngineEvent, ExistingHint } from '../candidate';
 import { normalizeWhitespace, pathsIn } from '../text';
-import { propose, type Proposal } from './proposal';
+import { MIN_SALIENCE, propose, type Proposal } from './proposal';
 import { editedFile } from './event-signals';
 import { isChatter } from './salience';
 import { turnLines } from './turn-lines';
@@ -146,7 +146,9 @@ function headline(turn: Turn, closing: EngineEvent, handed: string): { text: str
  * (the item an earlier window made of it, which only a hint names, is closed by the same hint).
  */
 export function handOffTodo(found: HandOff, resolved: boolean): Proposal {
-  return propose(6, 'Todo', {
+  // The least a kept proposal is worth: most offers are answered a turn later, and in a session
+  // at its cap (ENRICHMENT_SESSION_ITEMS) one worth more would archive a held note for good.
+  return propose(MIN_SALIENCE, 'Todo', {
     // Its first sentence: the title of a long step would otherwise stop mid-sentence.
     title: `${found.offer ? 'Offered at the end, not taken up' : 'Left to the person at the end'}: ${sentences(found.said)[0]}`,
     facts: found.about.text ? `${found.text} Done before it: ${found.about.text}` : found.text,

@@ -14,7 +14,7 @@ import { humanText } from '@memex/entities';
 import { memoryTags, type Marker } from './markers';
 import { fromCompaction } from './compaction';
 import { dialogueChoices } from './dialogue';
-import { propose, type Proposal } from './proposal';
+import { MIN_SALIENCE, propose, type Proposal } from './proposal';
 import { fromTurn } from './turn-notes';
 import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
@@ -34,7 +34,6 @@ export const CONFIDENCE = { tag: 0.95, userRule: 0.8 } as const;
  * proposals only. Tags the session wrote on purpose always count.
  */
 export const MAX_ITEMS_PER_WINDOW = 12;
-const MIN_SALIENCE = 3;
 
 /** A proposal's salience on the 0–1 scale items keep: rising fast over the first few cues, then slowly. */
 function onScale(score: number): number {
