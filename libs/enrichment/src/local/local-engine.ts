@@ -14,13 +14,12 @@ import { humanText } from '@memex/entities';
 import { memoryTags, type Marker } from './markers';
 import { fromCompaction } from './compaction';
 import { dialogueChoices } from './dialogue';
-import { MIN_SALIENCE, propose, type Proposal } from './proposal';
+import { propose, type Proposal } from './proposal';
 import { fromTurn } from './turn-notes';
 import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
 import { prerequisites, workarounds } from './workarounds';
-import { handOffs } from './hand-off';
 import { commitStyle } from './commit-style';
 import { movedRemote } from './moved-remote';
 import { projectFiles } from './project-files';
@@ -34,6 +33,7 @@ export const CONFIDENCE = { tag: 0.95, userRule: 0.8 } as const;
  * proposals only. Tags the session wrote on purpose always count.
  */
 export const MAX_ITEMS_PER_WINDOW = 12;
+const MIN_SALIENCE = 3;
 
 /** A proposal's salience on the 0–1 scale items keep: rising fast over the first few cues, then slowly. */
 function onScale(score: number): number {
@@ -136,7 +136,6 @@ export function readWindow(
     // A turn that settled a choice in dialogue answered no question of its own.
     proposals.push(...fromTurn(turn, i === turns.length - 1, choices.has(turn)));
   });
-  proposals.push(...handOffs(turns, events, hints));
   proposals.push(...workarounds(events), ...prerequisites(events));
   proposals.push(...commitStyle(events), ...movedRemote(events), ...projectFiles(events));
   for (const event of events) proposals.push(...fromCompaction(event));

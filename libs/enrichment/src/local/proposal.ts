@@ -11,9 +11,6 @@ const sameWords = (a: string, b: string) =>
     .replace(/[.…!]+$/, '')
     .toLowerCase();
 
-/** What a proposal must be worth to be kept at all. */
-export const MIN_SALIENCE = 3;
-
 /** A candidate with how much it is worth keeping, for the per-window ranking. */
 export interface Proposal {
   candidate: CandidateInput;
