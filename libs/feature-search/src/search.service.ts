@@ -179,19 +179,15 @@ export class SearchService {
         now,
       ),
     ]);
-    // A query that names nothing and whose hits only share a word with it ("symptoms of the
-    // common cold" finding a fix note through `symptom`) is about something the memory does
-    // not hold: its hits may stand, but what lies around them and the project's salient
-    // entities are no answer to it.
-    const anchored =
-      found.named.length > 0 ||
-      anchorsQuery(
-        contentStems(words.join(' ')),
-        ranked.map((r) => wordsOf(r.hit)),
-      );
-    if (!anchored) found.entities = [];
+    // Hits that only share a word with the query ("symptoms of the common cold" finding a fix
+    // note through `symptom`) may stand, but what lies around them is no answer to it: their
+    // sessions' other items come only around hits that say more of the query, and the
+    // project's salient entities only for a query with such a hit or naming an entity.
+    const stems = contentStems(words.join(' '));
+    const anchoring = ranked.filter((r) => anchorsQuery(stems, wordsOf(r.hit)));
+    if (anchoring.length === 0 && found.named.length === 0) found.entities = [];
     const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types, {
-      sessions: anchored,
+      sessionsOf: anchoring,
       types: soughtTypes(body.query),
     });
     const pack = assembleContext({
@@ -238,7 +234,8 @@ export class SearchService {
   /**
    * Search's hits, and the items that name the entities the query named: a hit naming them
    * is raised, an item search missed joins with a score by the share of them it names. Then
-   * what `around` asks for: the other items of the best hits' sessions, and of these types.
+   * what `around` asks for: the other items of the sessions of the best of `sessionsOf`, and
+   * items of these types.
    */
   private async withLinkedItems(
     projectId: string,
@@ -246,7 +243,7 @@ export class SearchService {
     found: EntitySources,
     statuses: readonly ItemStatus[],
     types: SearchFilter['types'],
-    around: { sessions: boolean; types: ItemType[] },
+    around: { sessionsOf: readonly RankedHit[]; types: ItemType[] },
   ): Promise<PackCandidate[]> {
     const top = ranked[0]?.score ?? 0.5;
     const linked = await this.sources.linkedItems(projectId, found.linked, statuses, LINKED_ITEMS);
@@ -271,9 +268,7 @@ export class SearchService {
     for (const id of missing) seen.add(id);
     // Around what matched: what else the sessions of the best hits concluded, and the kinds of
     // memory the question asks for by its shape. They rank below every hit (a share of the top).
-    const sessionIds = around.sessions
-      ? [...new Set(ranked.slice(0, NEIGHBOUR_SOURCES).map((r) => r.hit.sessionId))]
-      : [];
+    const sessionIds = [...new Set(around.sessionsOf.slice(0, NEIGHBOUR_SOURCES).map((r) => r.hit.sessionId))];
     const near = await this.search.around(
       projectId,
       { sessionIds, types: around.types },

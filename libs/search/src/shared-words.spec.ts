@@ -52,19 +52,19 @@ describe('soughtTypes', () => {
 });
 
 describe('anchorsQuery', () => {
-  const hits = (query: string, ...texts: string[]) => anchorsQuery(contentStems(query), texts);
+  const anchors = (query: string, text: string) => anchorsQuery(contentStems(query), text);
 
-  it('is false when every hit shares one word of the question with it', () => {
-    expect(hits('symptoms of the common cold', 'Fix: resolve CI audit issues. Symptom: knip fails')).toBe(false);
-    expect(hits('how to change a flat bicycle tire', 'Changed the retry delay', 'Added retry logic')).toBe(false);
+  it('is false for a hit that shares one word of the question with it', () => {
+    expect(anchors('symptoms of the common cold', 'Fix: resolve CI audit issues. Symptom: knip fails')).toBe(false);
+    expect(anchors('how to change a flat bicycle tire', 'Changed the retry delay')).toBe(false);
   });
 
-  it('is true when a hit says two of its words, or the one word a query has', () => {
-    expect(hits('which pushes trigger CI?', 'CI runs on every push to any branch')).toBe(true);
-    expect(hits('posthog', 'PostHog telemetry blocked the CLI exit: `posthog.NewWithConfig`')).toBe(true);
+  it('is true for a hit that says two of its words, or the one word a query has', () => {
+    expect(anchors('which pushes trigger CI?', 'CI runs on every push to any branch')).toBe(true);
+    expect(anchors('posthog', 'PostHog telemetry blocked the CLI exit: `posthog.NewWithConfig`')).toBe(true);
   });
 
   it('counts no word that says nothing: "do" and what is left of a contraction', () => {
-    expect(hits("why won't it do that", "Disabling auto-GC won't lose any data; let's do 1")).toBe(false);
+    expect(anchors("why won't it do that", "Disabling auto-GC won't lose any data; let's do 1")).toBe(false);
   });
 });

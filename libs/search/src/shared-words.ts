@@ -33,16 +33,14 @@ export function sharesContentWord(query: ReadonlySet<string>, text: string): boo
 }
 
 /**
- * Whether the query is about what the memory holds, rather than merely sharing a word with it:
- * some hit says two of its content words, or all of them when it has one. "symptoms of the
- * common cold" finds a fix note through `symptom` alone, as "how to change a flat bicycle
- * tire" finds a change note through `change`; a question about the project finds an item
- * saying more of it. What a pack adds around its hits (their sessions' other items, the
- * project's salient entities) is only for such a query.
+ * Whether a hit is about what the query asks, rather than merely sharing a word with it: it
+ * says two of the query's content words, or its one. "symptoms of the common cold" finds a fix
+ * note through `symptom` alone, as "how to change a flat bicycle tire" finds a change note
+ * through `change`; a question about the project finds an item saying more of it. What a pack
+ * adds around its hits (their sessions' other items, the project's salient entities) follows
+ * such hits only.
  */
-export function anchorsQuery(query: ReadonlySet<string>, hits: readonly string[]): boolean {
+export function anchorsQuery(query: ReadonlySet<string>, text: string): boolean {
   const words = [...query].filter((w) => !SAYS_NOTHING.has(w)).length;
-  if (words === 0) return false;
-  const needed = Math.min(2, words);
-  return hits.some((text) => sharedContentWords(query, text) >= needed);
+  return words > 0 && sharedContentWords(query, text) >= Math.min(2, words);
 }

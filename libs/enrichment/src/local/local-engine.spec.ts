@@ -286,6 +286,16 @@ describe('local engine: Claude Code structure', () => {
       ['Decision', 'Store every amount as integer cents in the ledger service'],
     ]);
   });
+
+  it('reads a tag of no known type as the assistant’s words, since it makes no item', () => {
+    const closing = 'The cart total is computed in integer cents: [MEMORY: gotcha: floats lose cents in sums].';
+    const items = extractLocally(
+      new SessionFixture().prompt('Why is the cart total an integer?').say(closing).events(),
+    );
+    expect(items.map((i) => `${i.title} ${i.facts}`).join('\n')).toContain(
+      '[MEMORY: gotcha: floats lose cents in sums]',
+    );
+  });
 });
 
 describe('local engine: junk and the cap', () => {

@@ -33,7 +33,8 @@ const TAG = /\[MEMORY:\s*([A-Za-z]+)\s*:\s*([^\]]{8,2000})\]/g;
  * assistant's prose it made a second item quoting the tags ("[MEMORY: decision: …]" as a title).
  */
 export function withoutMemoryTags(text: string): string {
-  return text.replace(TAG, '').trim();
+  // A tag of no known type ("[MEMORY: gotcha: …]") makes no item: it stays the assistant's words.
+  return text.replace(TAG, (tag, type: string) => (TAG_TYPES[type.toLowerCase()] ? '' : tag)).trim();
 }
 
 /** Explicit self-reports: `[MEMORY: decision: Use Kysely for every query]`. */

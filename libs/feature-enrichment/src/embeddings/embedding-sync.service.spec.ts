@@ -16,13 +16,15 @@ function pending(itemId: string, text: string | null): PendingEmbedding {
   return { itemId, type: 'Decision', status: 'active', hash: `h-${itemId}`, text };
 }
 
-/** A vector per text: its length, so a spec can tell which text a vector was made from. */
+/** A vector of one dimension per text: its length, so a spec can tell which text a vector was made from. */
 const embedder: Embedder = {
-  model: 'memex-local-hash-v2/8',
-  dimensions: 8,
+  model: 'memex-local-hash-v2/1',
+  dimensions: 1,
   embed: async (texts) => texts.map((t) => Float32Array.of(t.length)),
   embedQuery: async (t) => Float32Array.of(t.length),
 };
+
+afterEach(() => jest.restoreAllMocks());
 
 /**
  * A project whose pending items come in the given pages (each read after the last id of the
@@ -90,7 +92,7 @@ describe('EmbeddingSyncService', () => {
     ]);
     expect(store.updatePayload).toHaveBeenCalledWith(P, [pending('b', null)]);
     const [, space, records] = embeddings.record.mock.calls[0]!;
-    expect(space).toBe('memex-local-hash-v2/8');
+    expect(space).toBe('memex-local-hash-v2/1');
     expect(records.map((r) => [r.itemId, r.vector])).toEqual([
       ['a', Float32Array.of(5)],
       ['b', null],
@@ -117,7 +119,7 @@ describe('EmbeddingSyncService', () => {
     await service.sync(P);
 
     const [, space, records] = embeddings.record.mock.calls[0]!;
-    expect(space).toBe('memex-local-hash-v2/8 in qdrant http://q:6333 memex');
+    expect(space).toBe('memex-local-hash-v2/1 in qdrant http://q:6333 memex');
     expect(records[0]!.vector).toBeNull();
     expect(embeddings.pending.mock.calls[0]![4]).toBe(false);
   });
@@ -143,7 +145,6 @@ describe('EmbeddingSyncService', () => {
     expect(embeddings.record).toHaveBeenCalledTimes(1);
     expect(embeddings.markCaughtUp).toHaveBeenCalledWith(P, 7);
     expect(warn).toHaveBeenCalledWith({ err: 'entity store down', projectId: P }, 'entity links not updated');
-    warn.mockRestore();
   });
 
   it('records nothing when the vector store fails, so the items stay pending for the next pass', async () => {
@@ -164,6 +165,18 @@ describe('EmbeddingSyncService', () => {
 
     expect(embed).not.toHaveBeenCalled();
     expect(embeddings.markCaughtUp).toHaveBeenCalledWith(P, 7);
-    embed.mockRestore();
+  });
+
+  it('passes a page of status changes on without asking the model, the vector store or the entity store for more', async () => {
+    const embed = jest.spyOn(embedder, 'embed');
+    const { service, embeddings, store, entities } = setUp({ pages: [[pending('b', null)]] });
+
+    await expect(service.sync(P)).resolves.toEqual({ embedded: 0, payloadOnly: 1 });
+
+    expect(embed).not.toHaveBeenCalled();
+    expect(store.upsert).not.toHaveBeenCalled();
+    expect(store.updatePayload).toHaveBeenCalledWith(P, [pending('b', null)]);
+    expect(entities.itemsById).not.toHaveBeenCalled();
+    expect(embeddings.record).toHaveBeenCalledTimes(1);
   });
 });

@@ -39,19 +39,22 @@ export class EmbeddingSyncService {
       after = batch[batch.length - 1]!.itemId;
       const toEmbed = batch.filter((p) => p.text !== null);
       const payloadOnly = batch.filter((p) => p.text === null);
-      const vectors = await this.embedder.embed(toEmbed.map((p) => p.text!));
+      // A page of status changes only asks the model and the store for nothing it does not need.
+      const vectors = toEmbed.length > 0 ? await this.embedder.embed(toEmbed.map((p) => p.text!)) : [];
       const points = toEmbed.map((p, i) => ({ itemId: p.itemId, status: p.status, type: p.type, vector: vectors[i]! }));
-      await this.store.upsert(projectId, points);
-      await this.store.updatePayload(projectId, payloadOnly);
+      if (points.length > 0) await this.store.upsert(projectId, points);
+      if (payloadOnly.length > 0) await this.store.updatePayload(projectId, payloadOnly);
       const records: EmbeddingRecord[] = [
         ...toEmbed.map((p, i) => ({ ...p, vector: this.store.vectorsInRecords ? vectors[i]! : null })),
         ...payloadOnly.map((p) => ({ ...p, vector: null })),
       ];
       await this.embeddings.record(projectId, space, records);
-      await this.linkEntities(
-        projectId,
-        toEmbed.map((p) => p.itemId),
-      );
+      if (toEmbed.length > 0) {
+        await this.linkEntities(
+          projectId,
+          toEmbed.map((p) => p.itemId),
+        );
+      }
       report.embedded += toEmbed.length;
       report.payloadOnly += payloadOnly.length;
     }
