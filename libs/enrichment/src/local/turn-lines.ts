@@ -44,9 +44,14 @@ export interface Line {
 
 const MIN_ITEM_WORDS = 7;
 
+/** The sides of a choice: pros and cons, options, trade-offs. */
+const SIDE_WORDS =
+  'pros?|cons|benefits?|drawbacks?|downsides?|upsides?|advantages?|disadvantages?|options?|approaches|alternatives|trade-?offs?';
 /** Leads and headings that lay out the sides of a question rather than what was found. */
-const WEIGHING =
-  /\b(?:pros?|cons|strengths?|weak(?:ness(?:es)?| points?)|risks?|caveats?|benefits?|drawbacks?|downsides?|upsides?|advantages?|disadvantages?|trade-?offs?|considerations?|options?|approaches|alternatives|concerns?|arguments?|(?:what|where) (?:works|helps|hurts|falls short)|for and against|case (?:for|against))\b/i;
+const WEIGHING = new RegExp(
+  `\\b(?:${SIDE_WORDS}|strengths?|weak(?:ness(?:es)?| points?)|risks?|caveats?|considerations?|concerns?|arguments?|(?:what|where) (?:works|helps|hurts|falls short)|for and against|case (?:for|against))\\b`,
+  'i',
+);
 
 function weighs(point: Point): boolean {
   const { lead = '', section = '', label = '' } = point;
@@ -55,8 +60,7 @@ function weighs(point: Point): boolean {
 }
 
 /** The sides of a choice, as a sentence's lead names them; a caveat or a risk is a finding. */
-const SIDES =
-  /\b(?:pros?|cons|benefits?|drawbacks?|downsides?|upsides?|advantages?|disadvantages?|options?|approaches|alternatives|trade-?offs?)\b/i;
+const SIDES = new RegExp(`\\b(?:${SIDE_WORDS})\\b`, 'i');
 
 /** A sentence led by the side it argues ("Cons: have to build state management ourselves"). */
 function arguesASide(text: string): boolean {
