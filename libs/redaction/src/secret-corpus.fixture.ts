@@ -23,7 +23,8 @@ export interface SecretSample {
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
+/** What real key and token bodies are drawn from: a body of lower-case letters alone is no key the prefilter reads. */
+export const ALNUM = UPPER + LOWER + DIGITS;
 const BASE64URL = ALNUM + '_-';
 const HEX = '0123456789abcdef';
 
