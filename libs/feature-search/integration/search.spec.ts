@@ -2,93 +2,13 @@ import { EnrichmentModule } from '@memex/feature-enrichment';
 import { ItemsModule } from '@memex/feature-items';
 import { SearchModule } from '@memex/feature-search';
 import { EmbeddingRepository, ProjectRepository } from '@memex/db';
-import type { SearchResultView } from '@memex/domain';
 import { EMBEDDER } from '@memex/retrieval';
-import { storeEvents, rawEvent } from '../../../test/support/events';
 import { request, type ErrorBody } from '../../../test/support/http';
 import { useTestApp } from '../../../test/support/use-test-app';
-import { waitFor } from '../../../test/support/wait';
+import { searchApi, type SearchBody } from './search-fixture';
 
 const ctx = useTestApp([SearchModule, ItemsModule, EnrichmentModule], { env: { EMBEDDING_POLL_MS: '200' } });
-
-type Result = Pick<SearchResultView, 'itemId' | 'score' | 'ranks' | 'scores' | 'snippet'> & {
-  item: Pick<SearchResultView['item'], 'title' | 'type' | 'status'>;
-};
-type SearchBody = { query: string; mode: string; results: Result[] };
-type Pack = {
-  content: string;
-  components: Array<{ type: string; source: string; content: string; tokens: number; relevanceScore: number }>;
-  tokenCount: number;
-  truncated: boolean;
-  metadata: {
-    query: string;
-    intent: string;
-    itemsConsidered: number;
-    eventsConsidered: number;
-    assemblyTimeMs: number;
-  };
-};
-
-const url = (path: string) => `${ctx.server.url}${path}`;
-const key = () => ctx.project.apiKey;
-
-async function create(body: Record<string, unknown>): Promise<string> {
-  const res = await request<{ itemId: string }>(url('/api/v2/memory-items'), { key: key(), body });
-  expect(res.status).toBe(201);
-  return res.body.itemId;
-}
-
-/** Waits until the embedding worker has caught up with every item change of the project. */
-async function indexed(projectId = ctx.project.projectId): Promise<void> {
-  await waitFor(async () => {
-    const row = await ctx.database.db
-      .selectFrom('projects')
-      .select(['memory_revision', 'embedded_revision'])
-      .where('id', '=', projectId)
-      .executeTakeFirstOrThrow();
-    return row.embedded_revision === row.memory_revision;
-  });
-}
-
-async function search(query: string): Promise<SearchBody> {
-  const res = await request<SearchBody>(url(`/api/v2/search?${query}`), { key: key() });
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-const ids: Record<string, string> = {};
-
-beforeAll(async () => {
-  ids.webhook = await create({
-    type: 'BugFix',
-    title: 'Webhook sender lost events on 502 answers',
-    facts: 'The webhook sender dropped deliveries when the receiver answered 502; it now retries with backoff.',
-    files: ['src/webhooks/sender.ts'],
-  });
-  ids.camel = await create({
-    type: 'ImplementationFact',
-    title: 'Delivery helper',
-    facts: 'Added retryWebhookSender() in src/delivery/retryWebhookSender.ts, called from the outbox loop.',
-  });
-  ids.postgres = await create({
-    type: 'Decision',
-    title: 'PostgreSQL is the source of truth',
-    facts: 'Events are committed to PostgreSQL before any job is enqueued.',
-    rationale: 'Redis may lose data; a reconciler re-enqueues from PostgreSQL.',
-  });
-  ids.archived = await create({
-    type: 'ImplementationFact',
-    title: 'Old webhook queue',
-    facts: 'The webhook queue used to live in Redis lists.',
-  });
-  const res = await request(url(`/api/v2/memory-items/${ids.archived}`), {
-    method: 'PATCH',
-    key: key(),
-    body: { action: 'deprecate', reason: 'replaced' },
-  });
-  expect(res.status).toBe(200);
-  await indexed();
-});
+const { url, key, create, indexed, search, ids } = searchApi(ctx);
 
 describe('GET /api/v2/search', () => {
   it('full text ranks by words, with a highlighted snippet', async () => {
@@ -384,103 +304,5 @@ describe('GET /api/v2/search', () => {
 
   it('needs a project key', async () => {
     expect((await request(url('/api/v2/search?q=x'))).status).toBe(401);
-  });
-});
-
-describe('POST /api/v2/context-pack', () => {
-  beforeAll(async () => {
-    await storeEvents(ctx.server.app, ctx.project.projectId, 'pack-session', [
-      rawEvent('prompt', 'The webhook sender fails again on 502'),
-    ]);
-  });
-
-  it('fits the budget, puts bug fixes first for a fix, and adds recent events', async () => {
-    const res = await request<Pack>(url('/api/v2/context-pack'), {
-      key: key(),
-      body: { query: 'fix the webhook sender error on 502', maxTokens: 400 },
-    });
-    expect(res.status).toBe(200);
-    const pack = res.body;
-    expect(pack.tokenCount).toBeLessThanOrEqual(400);
-    expect(pack.tokenCount).toBe(Math.ceil(pack.content.length / 4));
-    expect(pack.metadata).toMatchObject({ query: 'fix the webhook sender error on 502', intent: 'fix' });
-    const semantic = pack.components.filter((c) => c.type === 'semantic');
-    expect(semantic[0]!.source).toBe(ids.webhook);
-    const recent = pack.components.filter((c) => c.type === 'recent');
-    expect(recent).toHaveLength(1);
-    expect(recent[0]!.content).toContain('The webhook sender fails again on 502');
-    for (const c of pack.components) expect(pack.content).toContain(c.content);
-  });
-
-  it('reaches the kind of memory a question asks for, though it shares no word with it', async () => {
-    const convention = await create({
-      type: 'Convention',
-      title: 'Commit headers are 72 characters or fewer',
-      facts: 'Subjects in the imperative; a body after a blank line says why.',
-    });
-    await indexed();
-    const res = await request<Pack>(url('/api/v2/context-pack'), {
-      key: key(),
-      body: { query: 'how should I format commit messages here?', maxTokens: 600, filters: { includeRecent: false } },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.components.filter((c) => c.type === 'semantic').map((c) => c.source)).toContain(convention);
-  });
-
-  it('shows no harness text and no bare acknowledgement as recent events', async () => {
-    await storeEvents(ctx.server.app, ctx.project.projectId, 'chatty-session', [
-      rawEvent('prompt', 'Make the webhook sender retry on 503 as well'),
-      rawEvent('response', 'Perfect!'),
-      rawEvent('prompt', '<local-command-stdout>See ya!</local-command-stdout>'),
-    ]);
-    const res = await request<Pack>(url('/api/v2/context-pack'), {
-      key: key(),
-      body: { query: 'webhook sender retry', maxTokens: 800, sessionId: 'chatty-session' },
-    });
-    expect(res.status).toBe(200);
-    const recent = res.body.components.filter((c) => c.type === 'recent').map((c) => c.content);
-    expect(recent.join('\n')).toContain('Make the webhook sender retry on 503');
-    expect(recent.join('\n')).not.toMatch(/Perfect!|See ya/);
-  });
-
-  it('holds no memory for a query about nothing it holds', async () => {
-    const res = await request<Pack>(url('/api/v2/context-pack'), {
-      key: key(),
-      body: { query: 'best banana bread recipe', maxTokens: 600, filters: { includeRecent: false } },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.components).toEqual([]);
-  });
-
-  it('takes a long prompt, retrieving by its first words', async () => {
-    const query = `fix the webhook sender ${'and then some more words '.repeat(60)}`;
-    const res = await request<Pack>(url('/api/v2/context-pack'), { key: key(), body: { query, maxTokens: 300 } });
-    expect(res.status).toBe(200);
-    expect(res.body.components.find((c) => c.type === 'semantic')?.source).toBe(ids.webhook);
-  });
-
-  it('stays within a tiny budget and says what it left out', async () => {
-    const res = await request<Pack>(url('/api/v2/context-pack'), {
-      key: key(),
-      body: { query: 'webhook', maxTokens: 50, filters: { includeRecent: false } },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.tokenCount).toBeLessThanOrEqual(50);
-    expect(res.body.truncated).toBe(true);
-    // What fits is the best line that is short enough: an item, or a file it names.
-    expect(res.body.components.length).toBeGreaterThan(0);
-  });
-
-  it.each([
-    [{}, 400],
-    [{ query: 'x' }, 400],
-    [{ query: '', maxTokens: 500 }, 400],
-    [{ query: 'x', maxTokens: 10 }, 400],
-    [{ query: 'x', maxTokens: 500, filters: { types: ['Opinion'] } }, 400],
-    [{ query: 'x', maxTokens: 500, extra: true }, 400],
-  ])('%o → %i', async (body, status) => {
-    const res = await request<ErrorBody>(url('/api/v2/context-pack'), { key: key(), body });
-    expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe('VALIDATION_FAILED');
   });
 });

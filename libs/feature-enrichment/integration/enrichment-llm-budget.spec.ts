@@ -1,0 +1,92 @@
+import { ModelUsageRepository, ProjectRepository } from '@memex/db';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { modelAnswer } from '../../../test/support/scripted-llm';
+import { decisionEvent, item, useScriptedEnrichment } from './scripted-enrichment';
+
+const { llm, ctx, service, itemsOf, actorsOf } = useScriptedEnrichment();
+
+describe('a model within its daily budgets', () => {
+  it('falls back to the local engine once a project has spent its daily token budget', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('budget');
+    const d = decisionEvent();
+    const s1 = await storeEvents(ctx.server.app, other.projectId, 'budget-1', [d]);
+    llm.enqueue({
+      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
+      usage: { prompt_tokens: 99_000, completion_tokens: 2_000 },
+    });
+    expect(await service().enrichSession(other.projectId, s1, 'run-b1')).toMatchObject({
+      engine: 'openai',
+      fallback: null,
+    });
+
+    const s2 = await storeEvents(ctx.server.app, other.projectId, 'budget-2', [
+      rawEvent('prompt', 'Always validate webhook signatures before parsing the body.'),
+    ]);
+    const calls = llm.requests.length;
+    const report = await service().enrichSession(other.projectId, s2, 'run-b2');
+    expect(report).toMatchObject({ fallback: 'daily-token-budget', created: 1, tokens: 0 });
+    expect(llm.requests).toHaveLength(calls);
+    const [local] = await itemsOf(s2);
+    expect(local).toMatchObject({ type: 'Convention' });
+    expect(await actorsOf(local!.id)).toEqual(['enrichment:local']);
+  });
+
+  it('lets calls made at once take the last of a budget one at a time, never all of them', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('last-of-budget');
+    const day = new Date().toISOString().slice(0, 10);
+    // 98,000 of the 100,000 tokens spent: room for one window's call, not two.
+    await ctx.server.app.get(ModelUsageRepository).record(other.projectId, day, 'openai', {
+      tokens: 98_000,
+      promptTokens: 98_000,
+      completionTokens: 0,
+      costUsd: null,
+      calls: 1,
+    });
+    const sessions = await Promise.all(
+      ['at-once-1', 'at-once-2', 'at-once-3'].map((name) =>
+        storeEvents(ctx.server.app, other.projectId, name, [
+          rawEvent('prompt', `We decided ${name} keeps its retries in the outbox table.`),
+        ]),
+      ),
+    );
+    llm.fallback = { content: '{"items":[]}', delayMs: 400, usage: { prompt_tokens: 1000, completion_tokens: 100 } };
+    try {
+      const calls = llm.requests.length;
+      const reports = await Promise.all(
+        sessions.map((id, i) => service().enrichSession(other.projectId, id, `run-at-once-${i}`)),
+      );
+      expect(llm.requests.length - calls).toBe(1);
+      expect(reports.filter((r) => r.fallback === 'daily-token-budget')).toHaveLength(2);
+      // Nothing is held once the calls have returned.
+      const held = await ctx.database.db
+        .selectFrom('model_reservations')
+        .select('id')
+        .where('project_id', '=', other.projectId)
+        .execute();
+      expect(held).toEqual([]);
+    } finally {
+      llm.fallback = { status: 500, content: 'script exhausted' };
+    }
+  });
+
+  it('falls back to the local engine once a project has spent its daily money budget', async () => {
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('money');
+    const d = decisionEvent();
+    const s1 = await storeEvents(ctx.server.app, other.projectId, 'money-1', [d]);
+    // 60,000 tokens at $10 a million: $0.60, past the $0.50 budget and well within the token one.
+    llm.enqueue({
+      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
+      usage: { prompt_tokens: 50_000, completion_tokens: 10_000 },
+    });
+    await service().enrichSession(other.projectId, s1, 'run-m1');
+    const s2 = await storeEvents(ctx.server.app, other.projectId, 'money-2', [
+      rawEvent('prompt', 'Never log request bodies in the webhook handler.'),
+    ]);
+    const calls = llm.requests.length;
+    expect(await service().enrichSession(other.projectId, s2, 'run-m2')).toMatchObject({
+      fallback: 'daily-cost-budget',
+      created: 1,
+    });
+    expect(llm.requests).toHaveLength(calls);
+  });
+});
