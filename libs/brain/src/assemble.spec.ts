@@ -1,3 +1,4 @@
+import type { MemoryItem } from '@memex/domain';
 import { assembleBrain } from './assemble';
 import { DAY, NOW, item } from './brain-item.fixture';
 import { recency, score } from './scoring';
@@ -36,7 +37,7 @@ describe('assembleBrain', () => {
     expect(brain.itemsLoaded).toBe(4);
   });
 
-  it('builds the project brief without any model: stack, 3 key decisions, up to 5 conventions, active areas, open issues', () => {
+  it('builds the project brief without any model: architecture, 3 key decisions, up to 5 conventions, active areas, open issues', () => {
     const items = [
       item({ type: 'ArchitectureNote', title: 'NestJS services on Fastify', importance: 4 }),
       ...[5, 4, 3, 2].map((importance, i) => item({ type: 'Decision', title: `Decision ${i}`, importance })),
@@ -53,11 +54,24 @@ describe('assembleBrain', () => {
     ];
     const doc = assembleBrain(items, { tokenBudget: 6000 }, NOW).document;
     const brief = doc.slice(doc.indexOf('## Project Brief'), doc.indexOf('## Active Knowledge'));
-    expect(brief).toContain('- **Stack:** NestJS services on Fastify');
+    expect(brief).toContain('- **Architecture:** NestJS services on Fastify');
     expect(brief).toContain('- **Key decisions:** Decision 0; Decision 1; Decision 2\n');
     expect(brief.match(/Convention \d/g)).toHaveLength(5);
     expect(brief).toContain('- **Active areas (14 days):** root/cart (1)');
     expect(brief).toContain('- **Open issues:** 1 active bug, 1 pending todo');
+  });
+
+  it("names no type's branch as an area of work: items without files are in none", () => {
+    const fact = (title: string, schemaKey: string) =>
+      item({ type: 'ImplementationFact', title, schemaKey, updatedAt: new Date(NOW.getTime() - DAY) });
+    const brief = (items: MemoryItem[]) => {
+      const doc = assembleBrain(items, { tokenBudget: 6000 }, NOW).document;
+      return doc.slice(doc.indexOf('## Project Brief'), doc.indexOf('## Active Knowledge'));
+    };
+    expect(brief([fact('Retries added', 'root/implementation')])).not.toContain('Active areas');
+    expect(
+      brief([fact('Retries added', 'root/implementation'), fact('Webhook sender', 'root/webhooks/sender')]),
+    ).toContain('- **Active areas (14 days):** root/webhooks (1)\n');
   });
 
   it('never says a title twice: facts that open with the title show what they add past it', () => {

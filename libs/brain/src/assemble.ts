@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dedupGroup, type Brain, type BrainTreeNode, type ItemType, type MemoryItem } from '@memex/domain';
+import { TYPE_BRANCH, dedupGroup, type Brain, type BrainTreeNode, type ItemType, type MemoryItem } from '@memex/domain';
 import { classify } from './classify';
 import { byScore, ageDays } from './scoring';
 import { compactLine, inline, richLine, WIDEST_ROOM } from './render';
@@ -89,6 +89,8 @@ class Section {
   }
 }
 
+const BRANCHES = new Set(Object.values(TYPE_BRANCH).map((branch) => `root/${branch}`));
+
 function schemaGroup(key: string): string {
   return key.split('/').slice(0, 2).join('/');
 }
@@ -127,8 +129,12 @@ export function briefLines(
   const titles = (items: MemoryItem[]) => items.map((i) => inline(i.title, 90)).join('; ');
   const lines: Array<{ line: string; items: string[] }> = [];
 
-  const stack = ofType('ArchitectureNote').slice(0, 3);
-  if (stack.length) lines.push({ line: `- **Stack:** ${titles(stack)}`, items: stack.map((i) => i.itemId) });
+  // The spec's "Stack" line: its top architecture notes. Named for what they are, since a note
+  // is as often how a part works ("GC prunes loose objects the index needs") as what it is built on.
+  const architecture = ofType('ArchitectureNote').slice(0, 3);
+  if (architecture.length) {
+    lines.push({ line: `- **Architecture:** ${titles(architecture)}`, items: architecture.map((i) => i.itemId) });
+  }
   const decisions = ofType('Decision')
     .sort((a, b) => (b.importance ?? 3) - (a.importance ?? 3) || order(a, b))
     .slice(0, 3);
@@ -139,7 +145,10 @@ export function briefLines(
   if (conventions.length) {
     lines.push({ line: `- **Conventions:** ${titles(conventions)}`, items: conventions.map((i) => i.itemId) });
   }
-  const recent = ofType('ImplementationFact').filter((i) => ageDays(i, now) <= 14);
+  // An item without files sits on its type's branch (`root/implementation`), which is no area.
+  const recent = ofType('ImplementationFact').filter(
+    (i) => ageDays(i, now) <= 14 && !BRANCHES.has(schemaGroup(i.schemaKey)),
+  );
   if (recent.length) {
     const areas = new Map<string, number>();
     for (const i of recent) areas.set(schemaGroup(i.schemaKey), (areas.get(schemaGroup(i.schemaKey)) ?? 0) + 1);

@@ -20,6 +20,20 @@ export type ItemType = (typeof ITEM_TYPES)[number];
 export const AUTHORED_ITEM_TYPES = ITEM_TYPES.filter(
   (type): type is Exclude<ItemType, 'CodeMapNode'> => type !== 'CodeMapNode',
 );
+/**
+ * Where items without files sit in the schema-key tree (`root/<branch>`): a key that names no
+ * part of the project, so the brain never shows it as an area of work.
+ */
+export const TYPE_BRANCH: Record<ItemType, string> = {
+  Decision: 'decisions',
+  Convention: 'conventions',
+  BugFix: 'bugs',
+  Todo: 'todos',
+  ArchitectureNote: 'architecture',
+  ImplementationFact: 'implementation',
+  CodeMapNode: 'codemap',
+};
+
 export const ITEM_STATUSES = ['active', 'stale', 'review', 'superseded', 'archived'] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 

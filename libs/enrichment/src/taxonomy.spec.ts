@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { DEDUP_HINT_PATTERN, ITEM_TYPES, SCHEMA_KEY_PATTERN, type ItemType } from '@memex/domain';
-import { HINT_CATEGORY, SCHEMA_KEY_TAXONOMY, TYPE_BRANCH, areaOf, dedupHintFor, schemaKeyFor } from './taxonomy';
+import { DEDUP_HINT_PATTERN, ITEM_TYPES, SCHEMA_KEY_PATTERN, TYPE_BRANCH, type ItemType } from '@memex/domain';
+import { HINT_CATEGORY, SCHEMA_KEY_TAXONOMY, areaOf, dedupHintFor, schemaKeyFor } from './taxonomy';
 
 describe('areaOf', () => {
   it('skips container directories such as src, apps, libs and packages', () => {

@@ -1,4 +1,4 @@
-import type { ItemType } from '@memex/domain';
+import { TYPE_BRANCH, type ItemType } from '@memex/domain';
 import { codeTopic, significantWords, slug, topicWord } from './text';
 
 /** The first segment of every dedup hint, by item type. */
@@ -7,17 +7,6 @@ export const HINT_CATEGORY: Record<ItemType, string> = {
   Convention: 'convention',
   BugFix: 'bugfix',
   Todo: 'todo',
-  ArchitectureNote: 'architecture',
-  ImplementationFact: 'implementation',
-  CodeMapNode: 'codemap',
-};
-
-/** Where items without files sit in the schema-key tree. */
-export const TYPE_BRANCH: Record<ItemType, string> = {
-  Decision: 'decisions',
-  Convention: 'conventions',
-  BugFix: 'bugs',
-  Todo: 'todos',
   ArchitectureNote: 'architecture',
   ImplementationFact: 'implementation',
   CodeMapNode: 'codemap',
