@@ -127,12 +127,19 @@ export function leadingClause(sentence: string, max: number): string {
   const text = normalizeWhitespace(sentence);
   if (text.length <= max) return text;
   let best = -1;
-  // A break inside a code span (`WHERE status = (…)`) would leave the span open.
+  // A break inside a code span (`WHERE status = (…)`) would leave the span open, and one inside
+  // parentheses the aside: "at a safe point (e.g., after condensation)" is not cut after "e.g.".
   let ticks = 0;
+  let depth = 0;
   let seen = 0;
   for (const m of text.slice(0, max + 1).matchAll(CLAUSE_BREAK)) {
-    for (; seen < m.index; seen += 1) if (text[seen] === '`') ticks += 1;
-    if (m.index >= 24 && ticks % 2 === 0) best = m.index;
+    for (; seen < m.index; seen += 1) {
+      const ch = text[seen];
+      if (ch === '`') ticks += 1;
+      else if (ticks % 2 === 0 && ch === '(') depth += 1;
+      else if (ticks % 2 === 0 && ch === ')') depth = Math.max(0, depth - 1);
+    }
+    if (m.index >= 24 && ticks % 2 === 0 && depth === 0) best = m.index;
   }
   return best > 0 ? text.slice(0, best).replace(/[\s,;:—–-]+$/, '') : truncateWords(text, max);
 }

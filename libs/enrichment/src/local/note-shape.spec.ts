@@ -62,6 +62,14 @@ describe('notes, not fragments', () => {
     );
   });
 
+  it('never ends a title inside a parenthesis: an aside is whole or left out', () => {
+    const sentence =
+      'With 4 worktrees and frequent checkpoint operations, the cleanest fix is to make the Entire CLI run `git gc` itself at a safe point (e.g., after condensation when refs are updated) rather than letting it fire from a VS Code fetch.';
+    expect(leadingClause(sentence, 160)).toBe(
+      'With 4 worktrees and frequent checkpoint operations, the cleanest fix is to make the Entire CLI run `git gc` itself at a safe point',
+    );
+  });
+
   it('keeps no bullet of a weighing as a note of its own; the conclusion is the note', () => {
     const items = extract(
       new SessionFixture()
