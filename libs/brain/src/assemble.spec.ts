@@ -1,5 +1,6 @@
 import type { MemoryItem } from '@memex/domain';
 import { assembleBrain } from './assemble';
+import { compactLine } from './render';
 import { DAY, NOW, item } from './brain-item.fixture';
 import { recency, score } from './scoring';
 import { assembleSummary } from './summary';
@@ -95,6 +96,29 @@ describe('assembleBrain', () => {
     expect(doc).toContain('- **Biome formats the committed Prisma clients** (conf');
     expect(doc).toContain('- **Gitleaks redacts secrets…**: in place and lets the commit proceed (conf');
     expect(doc).toContain('- Render serves static sites: No Dockerfile. (0.90)');
+  });
+
+  it('escapes only what would open a block: after the title, a note opening like a list stays as written', () => {
+    const doc = assembleBrain(
+      [
+        item({
+          type: 'BugFix',
+          title: '1. Authentication bug fixed',
+          facts: '1. Added back `requireUser()` at the start of `plan-stream`; 3. Buffer capped at 100KB',
+          rationale: '> the review asked for it',
+          importance: 4,
+        }),
+      ],
+      { tokenBudget: 6000 },
+      NOW,
+    ).document;
+    const line = doc.split('\n').find((l) => l.includes('Authentication'))!;
+    expect(line).toContain(
+      '**1. Authentication bug fixed**: 1. Added back `requireUser()` at the start of `plan-stream`; 3. Buffer capped at 100KB Why: > the review asked for it',
+    );
+    // Right after a list marker a title would open a list inside the item: escaped there.
+    const compact = compactLine(item({ title: '1. Authentication bug fixed', facts: '2. Buffer capped' }), 0);
+    expect(compact).toMatch(/^- 1\\\. Authentication bug fixed: 2\. Buffer capped /);
   });
 
   it('shows only the best-scoring item of a category:topic, counting the others', () => {

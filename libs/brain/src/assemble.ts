@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { TYPE_BRANCH, dedupGroup, type Brain, type BrainTreeNode, type ItemType, type MemoryItem } from '@memex/domain';
 import { classify } from './classify';
 import { byScore, ageDays } from './scoring';
-import { compactLine, inline, richLine, WIDEST_ROOM } from './render';
+import { compactLine, inline, inlineWithin, richLine, WIDEST_ROOM } from './render';
 
 export interface BrainOptions {
   /** The document never exceeds this many tokens. */
@@ -126,7 +126,7 @@ export function briefLines(
 ): Array<{ line: string; items: string[] }> {
   const order = byScore(now);
   const ofType = (type: ItemType) => shown.filter((i) => i.type === type).sort(order);
-  const titles = (items: MemoryItem[]) => items.map((i) => inline(i.title, 90)).join('; ');
+  const titles = (items: MemoryItem[]) => items.map((i) => inlineWithin(i.title, 90)).join('; ');
   const lines: Array<{ line: string; items: string[] }> = [];
 
   // The spec's "Stack" line: its top architecture notes. Named for what they are, since a note
@@ -154,7 +154,7 @@ export function briefLines(
     for (const i of recent) areas.set(schemaGroup(i.schemaKey), (areas.get(schemaGroup(i.schemaKey)) ?? 0) + 1);
     const top = [...areas].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 6);
     lines.push({
-      line: `- **Active areas (14 days):** ${top.map(([area, n]) => `${inline(area, 60)} (${n})`).join(', ')}`,
+      line: `- **Active areas (14 days):** ${top.map(([area, n]) => `${inlineWithin(area, 60)} (${n})`).join(', ')}`,
       items: recent.map((i) => i.itemId),
     });
   }
@@ -222,7 +222,7 @@ function assembleAt(
   const c1 = candidates.filter((c) => inLayer1.has(c.item.itemId)).sort(byScoreDesc);
   const c2 = candidates.filter((c) => !inLayer1.has(c.item.itemId)).sort(byScoreDesc);
 
-  const title = `# Project brain${options.projectName ? `: ${inline(options.projectName, 100)}` : ''}`;
+  const title = `# Project brain${options.projectName ? `: ${inlineWithin(options.projectName, 100)}` : ''}`;
   const header = [title, `_${live.length} live items · ${now.toISOString().slice(0, 10)} · budget ${budget} tokens_`];
   const footer = [
     '---',

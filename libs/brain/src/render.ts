@@ -22,8 +22,16 @@ const ORDERED_OPENER = /^(\d{1,9})([.)])(?=\s|$)/;
  * what a person reviewing the item sees.
  */
 export function inline(text: string, max = 400): string {
+  return openerEscaped(inlineWithin(text, max));
+}
+
+/**
+ * `inline` for text that follows other words on its line (`**title**: facts`, `Why: …`): no
+ * block opens there, so "1. Authentication fixed" stays as written rather than "1\. …".
+ */
+export function inlineWithin(text: string, max = 400): string {
   const flat = withoutHiddenCharacters(text).replace(/\s+/g, ' ').trim();
-  return openerEscaped(pairedTicks(flat.length <= max ? flat : shortened(flat, max)));
+  return pairedTicks(flat.length <= max ? flat : shortened(flat, max));
 }
 
 /**
@@ -98,16 +106,16 @@ export function richLine(item: MemoryItem, now: Date, related: number, room = 1)
       ? [
           `files: ${item.files
             .slice(0, 4)
-            .map((f) => inline(f, 80))
+            .map((f) => inlineWithin(f, 80))
             .join(', ')}${item.files.length > 4 ? ` +${item.files.length - 4}` : ''}`,
         ]
       : []),
     age(item, now),
     ...(related > 0 ? [`+${related} related`] : []),
   ];
-  const why = item.rationale ? ` Why: ${inline(item.rationale, LINE_ROOM.rationale * room)}` : '';
+  const why = item.rationale ? ` Why: ${inlineWithin(item.rationale, LINE_ROOM.rationale * room)}` : '';
   const facts = pastTitle(item);
-  return `- **${inline(item.title, 200)}**${facts ? `: ${inline(facts, LINE_ROOM.facts * room)}` : ''}${why} (${meta.join(' · ')})`;
+  return `- **${inlineWithin(item.title, 200)}**${facts ? `: ${inlineWithin(facts, LINE_ROOM.facts * room)}` : ''}${why} (${meta.join(' · ')})`;
 }
 
 /** A Layer 2 line: compact, confidence and files only; `room` as for `richLine`. */
@@ -115,10 +123,10 @@ export function compactLine(item: MemoryItem, related: number, room = 1): string
   const files = item.files.length
     ? `; ${item.files
         .slice(0, 2)
-        .map((f) => inline(f, 60))
+        .map((f) => inlineWithin(f, 60))
         .join(', ')}`
     : '';
   const more = related > 0 ? `; +${related} related` : '';
   const facts = pastTitle(item);
-  return `- ${inline(item.title, 160)}${facts ? `: ${inline(facts, LINE_ROOM.compactFacts * room)}` : ''} (${item.confidence.toFixed(2)}${files}${more})`;
+  return `- ${inline(item.title, 160)}${facts ? `: ${inlineWithin(facts, LINE_ROOM.compactFacts * room)}` : ''} (${item.confidence.toFixed(2)}${files}${more})`;
 }

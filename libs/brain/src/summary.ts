@@ -2,7 +2,7 @@ import type { MemoryItem } from '@memex/domain';
 import { briefLines, consolidate, defaultEstimate, hashDocument } from './assemble';
 import { classify } from './classify';
 import { ageDays, byScore } from './scoring';
-import { inline } from './render';
+import { inline, inlineWithin } from './render';
 
 export const SUMMARY_TOKEN_BUDGET = 1000;
 
@@ -45,12 +45,14 @@ export function assembleSummary(
       ? [
           [
             '## Recent decisions',
-            ...decisions.map((d) => `- ${inline(d.title, 160)}${d.rationale ? `: ${inline(d.rationale, 160)}` : ''}`),
+            ...decisions.map(
+              (d) => `- ${inline(d.title, 160)}${d.rationale ? `: ${inlineWithin(d.rationale, 160)}` : ''}`,
+            ),
           ],
         ]
       : []),
     ...(issues.length
-      ? [['## Known issues', ...issues.map((b) => `- ${inline(b.title, 160)}: ${inline(b.facts, 160)}`)]]
+      ? [['## Known issues', ...issues.map((b) => `- ${inline(b.title, 160)}: ${inlineWithin(b.facts, 160)}`)]]
       : []),
   ];
   const lines: string[] = [];

@@ -1,4 +1,4 @@
-import { inline, withoutHiddenCharacters } from '@memex/brain';
+import { inline, inlineWithin, withoutHiddenCharacters } from '@memex/brain';
 import { HIGHLIGHT } from '@memex/domain';
 import type { ItemView, SearchResultView } from '@memex/domain';
 import type { ContextPackView } from './memory-port';
@@ -19,6 +19,8 @@ export type ShownHit = Pick<SearchResultView, 'itemId' | 'snippet'> & {
  * line, nothing that opens a heading, fence, HTML or link), whole: a tool shows an item in full.
  */
 const inert = (text: string): string => inline(text, Infinity);
+/** The same, for text after other words on its line, where no block opens ("Rationale: 1. …"). */
+const inertWithin = (text: string): string => inlineWithin(text, Infinity);
 
 /**
  * Everything a tool or resource hands the model, its text and its structured content (which
@@ -52,20 +54,20 @@ export function formatItem(item: ShownItem): string {
     '',
     inert(item.facts),
   ];
-  if (item.rationale) lines.push('', `Rationale: ${inert(item.rationale)}`);
-  if (item.files.length) lines.push('', `Files: ${item.files.map(inert).join(', ')}`);
+  if (item.rationale) lines.push('', `Rationale: ${inertWithin(item.rationale)}`);
+  if (item.files.length) lines.push('', `Files: ${item.files.map(inertWithin).join(', ')}`);
   if (item.tags.length) lines.push(`Tags: ${item.tags.join(', ')}`);
   return lines.join('\n');
 }
 
 export function formatSearchResults(query: string, results: ShownHit[]): string {
-  if (results.length === 0) return `No memory items match "${inert(query)}".`;
+  if (results.length === 0) return `No memory items match "${inertWithin(query)}".`;
   const lines = results.map((r, i) => {
-    const files = r.item.files.length ? ` (${r.item.files.slice(0, 3).map(inert).join(', ')})` : '';
+    const files = r.item.files.length ? ` (${r.item.files.slice(0, 3).map(inertWithin).join(', ')})` : '';
     const snippet = r.snippet.trim() ? `\n   ${snippetLine(r.snippet)}` : '';
-    return `${i + 1}. [${r.item.type}, ${r.item.status}] ${inert(r.item.title)}${files} — id ${r.itemId}${snippet}`;
+    return `${i + 1}. [${r.item.type}, ${r.item.status}] ${inertWithin(r.item.title)}${files} — id ${r.itemId}${snippet}`;
   });
-  return [`${results.length} item(s) for "${inert(query)}":`, ...lines].join('\n');
+  return [`${results.length} item(s) for "${inertWithin(query)}":`, ...lines].join('\n');
 }
 
 /** The pack's content is rendered inert where it is assembled (libs/search). */
@@ -77,7 +79,7 @@ export function formatContextPack(pack: ContextPackView): string {
 export function formatDecisions(items: ShownItem[]): string {
   if (items.length === 0) return '# Decisions\n\nNo active decisions are recorded yet.';
   const entries = items.map((d) => {
-    const why = d.rationale ? `\n  Why: ${inert(d.rationale)}` : '';
+    const why = d.rationale ? `\n  Why: ${inertWithin(d.rationale)}` : '';
     return `- **${inert(d.title)}** (${d.updatedAt.slice(0, 10)}, id ${d.itemId})\n  ${inert(d.facts)}${why}`;
   });
   return ['# Decisions', '', ...entries].join('\n');
@@ -85,5 +87,5 @@ export function formatDecisions(items: ShownItem[]): string {
 
 /** What memex_remember answers: the new item named as the model will see it later. */
 export function formatRemembered(item: ShownItem): string {
-  return `Remembered ${item.type} "${inert(item.title)}" as item ${item.itemId}.`;
+  return `Remembered ${item.type} "${inertWithin(item.title)}" as item ${item.itemId}.`;
 }

@@ -1,4 +1,4 @@
-import { inline, withoutHiddenCharacters } from '@memex/brain';
+import { inlineWithin, withoutHiddenCharacters } from '@memex/brain';
 import { ITEM_MENTIONS_COUNTED } from '@memex/entities';
 import type { Intent } from './intent';
 
@@ -30,9 +30,12 @@ export function cutWords(text: string, max: number): string {
 
 /**
  * Memory text is data: one inert line of markdown (see `inline`), cut at a word boundary.
- * Hidden characters go before the cut, so they take none of the line's room.
+ * Hidden characters go before the cut, so they take none of the line's room. Every pack line
+ * opens with its own marker (`- **[Decision] `, `- _recent …:_ `, `# Context for: `), so the
+ * text always follows other words and opens no block: "1. Auth fixed" stays as written.
  */
-export const inert = (text: string, max: number) => inline(cutWords(withoutHiddenCharacters(text), max), Infinity);
+export const inert = (text: string, max: number) =>
+  inlineWithin(cutWords(withoutHiddenCharacters(text), max), Infinity);
 
 /** The first sentence of a text: what extractive compression keeps. */
 export function firstSentence(text: string): string {
