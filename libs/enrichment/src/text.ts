@@ -126,22 +126,35 @@ const CLAUSE_BREAK =
 export function leadingClause(sentence: string, max: number): string {
   const text = normalizeWhitespace(sentence);
   if (text.length <= max) return text;
+  const asides = parenthesised(text);
   let best = -1;
   // A break inside a code span (`WHERE status = (…)`) would leave the span open, and one inside
-  // parentheses the aside: "at a safe point (e.g., after condensation)" is not cut after "e.g.".
+  // an aside its parenthesis: "at a safe point (e.g., after condensation)" is not cut at "e.g.".
   let ticks = 0;
-  let depth = 0;
   let seen = 0;
   for (const m of text.slice(0, max + 1).matchAll(CLAUSE_BREAK)) {
-    for (; seen < m.index; seen += 1) {
-      const ch = text[seen];
-      if (ch === '`') ticks += 1;
-      else if (ticks % 2 === 0 && ch === '(') depth += 1;
-      else if (ticks % 2 === 0 && ch === ')') depth = Math.max(0, depth - 1);
-    }
-    if (m.index >= 24 && ticks % 2 === 0 && depth === 0) best = m.index;
+    for (; seen < m.index; seen += 1) if (text[seen] === '`') ticks += 1;
+    const inAside = asides.some(([open, close]) => open < m.index && m.index < close);
+    if (m.index >= 24 && ticks % 2 === 0 && !inAside) best = m.index;
   }
   return best > 0 ? text.slice(0, best).replace(/[\s,;:—–-]+$/, '') : truncateWords(text, max);
+}
+
+/**
+ * Where a text's parentheses open and close, outside code spans: only pairs that close count,
+ * so a lone "(" (a smiley, a "1)" list marker's mate) does not hold every later break.
+ */
+function parenthesised(text: string): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  const open: number[] = [];
+  let inCode = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch === '`') inCode = !inCode;
+    else if (!inCode && ch === '(') open.push(i);
+    else if (!inCode && ch === ')' && open.length > 0) pairs.push([open.pop()!, i]);
+  }
+  return pairs;
 }
 
 export function truncateWords(text: string, max: number): string {

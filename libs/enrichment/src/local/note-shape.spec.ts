@@ -70,6 +70,12 @@ describe('notes, not fragments', () => {
     );
   });
 
+  it('lets a parenthesis that never closes hold no break', () => {
+    const sentence =
+      'The deploy works again :( after two days of retries, because the health check now waits for the port before it curls the service.';
+    expect(leadingClause(sentence, 100)).toBe('The deploy works again :( after two days of retries');
+  });
+
   it('keeps no bullet of a weighing as a note of its own; the conclusion is the note', () => {
     const items = extract(
       new SessionFixture()
