@@ -70,6 +70,10 @@ describe('assembleBrain', () => {
       return doc.slice(doc.indexOf('## Project Brief'), doc.indexOf('## Active Knowledge'));
     };
     expect(brief([fact('Retries added', 'root/implementation')])).not.toContain('Active areas');
+    // Files under src/implementation/ are an area, though their key starts like the branch.
+    expect(brief([fact('Retries added', 'root/implementation/retry')])).toContain(
+      '- **Active areas (14 days):** root/implementation (1)',
+    );
     expect(
       brief([fact('Retries added', 'root/implementation'), fact('Webhook sender', 'root/webhooks/sender')]),
     ).toContain('- **Active areas (14 days):** root/webhooks (1)\n');
@@ -242,5 +246,7 @@ describe('assembleSummary', () => {
       '## Recent decisions\n- Keep payments behind checkout: No side effects in the cart',
     );
     expect(summary.document).toContain('## Known issues\n- Discount crash: Legacy codes have no rule.');
+    // A heading's text opens no block: a name that reads like a list item stays as written.
+    expect(assembleSummary(items, NOW, { projectName: '1. Shop' }).document).toMatch(/^# 1\. Shop: memory summary/);
   });
 });

@@ -145,10 +145,9 @@ export function briefLines(
   if (conventions.length) {
     lines.push({ line: `- **Conventions:** ${titles(conventions)}`, items: conventions.map((i) => i.itemId) });
   }
-  // An item without files sits on its type's branch (`root/implementation`), which is no area.
-  const recent = ofType('ImplementationFact').filter(
-    (i) => ageDays(i, now) <= 14 && !BRANCHES.has(schemaGroup(i.schemaKey)),
-  );
+  // An item without files sits on its type's branch (`root/implementation`), which is no area;
+  // files under src/implementation/ make `root/implementation/…`, which is one.
+  const recent = ofType('ImplementationFact').filter((i) => ageDays(i, now) <= 14 && !BRANCHES.has(i.schemaKey));
   if (recent.length) {
     const areas = new Map<string, number>();
     for (const i of recent) areas.set(schemaGroup(i.schemaKey), (areas.get(schemaGroup(i.schemaKey)) ?? 0) + 1);

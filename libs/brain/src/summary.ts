@@ -32,7 +32,7 @@ export function assembleSummary(
     .slice(0, 8);
 
   const blocks: string[][] = [
-    [`# ${options.projectName ? inline(options.projectName, 100) : 'Project'}: memory summary`],
+    [`# ${options.projectName ? inlineWithin(options.projectName, 100) : 'Project'}: memory summary`],
     [
       '## Brief',
       ...briefLines(

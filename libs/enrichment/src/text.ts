@@ -127,22 +127,26 @@ export function leadingClause(sentence: string, max: number): string {
   const text = normalizeWhitespace(sentence);
   if (text.length <= max) return text;
   const asides = parenthesised(text);
-  let best = -1;
   // A break inside a code span (`WHERE status = (…)`) would leave the span open, and one inside
   // an aside its parenthesis: "at a safe point (e.g., after condensation)" is not cut at "e.g.".
+  // When an aside holds every break, one inside it still beats a cut mid-phrase.
+  let best = -1;
+  let bestInAside = -1;
   let ticks = 0;
   let seen = 0;
   for (const m of text.slice(0, max + 1).matchAll(CLAUSE_BREAK)) {
     for (; seen < m.index; seen += 1) if (text[seen] === '`') ticks += 1;
-    const inAside = asides.some(([open, close]) => open < m.index && m.index < close);
-    if (m.index >= 24 && ticks % 2 === 0 && !inAside) best = m.index;
+    if (m.index < 24 || ticks % 2 === 1) continue;
+    if (asides.some(([open, close]) => open < m.index && m.index < close)) bestInAside = m.index;
+    else best = m.index;
   }
-  return best > 0 ? text.slice(0, best).replace(/[\s,;:—–-]+$/, '') : truncateWords(text, max);
+  const at = best > 0 ? best : bestInAside;
+  return at > 0 ? text.slice(0, at).replace(/[\s,;:—–-]+$/, '') : truncateWords(text, max);
 }
 
 /**
  * Where a text's parentheses open and close, outside code spans: only pairs that close count,
- * so a lone "(" (a smiley, a "1)" list marker's mate) does not hold every later break.
+ * so a lone "(" does not hold every later break, and smileys and enumerators are no parentheses.
  */
 function parenthesised(text: string): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
@@ -151,11 +155,15 @@ function parenthesised(text: string): Array<[number, number]> {
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i];
     if (ch === '`') inCode = !inCode;
-    else if (!inCode && ch === '(') open.push(i);
-    else if (!inCode && ch === ')' && open.length > 0) pairs.push([open.pop()!, i]);
+    else if (inCode || NOT_A_PARENTHESIS.test(text.slice(Math.max(0, i - 3), i + 1))) continue;
+    else if (ch === '(') open.push(i);
+    else if (ch === ')' && open.length > 0) pairs.push([open.pop()!, i]);
   }
   return pairs;
 }
+
+/** A smiley (`:(`, `;-)`) or an enumerator (`1)`, `b)`) ending here: no parenthesis of an aside. */
+const NOT_A_PARENTHESIS = /(?:[:;]-?[()]|(?:^|\s)(?:\d{1,2}|[a-z])\))$/;
 
 export function truncateWords(text: string, max: number): string {
   if (text.length <= max) return text;

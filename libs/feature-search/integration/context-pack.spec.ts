@@ -4,10 +4,10 @@ import { SearchModule } from '@memex/feature-search';
 import { storeEvents, rawEvent } from '../../../test/support/events';
 import { request, type ErrorBody } from '../../../test/support/http';
 import { useTestApp } from '../../../test/support/use-test-app';
-import { searchApi, type Pack } from './search-fixture';
+import { useSearchFixture, type Pack } from './search-fixture';
 
 const ctx = useTestApp([SearchModule, ItemsModule, EnrichmentModule], { env: { EMBEDDING_POLL_MS: '200' } });
-const { url, key, create, indexed, ids } = searchApi(ctx);
+const { url, key, create, indexed, ids } = useSearchFixture(ctx);
 
 describe('POST /api/v2/context-pack', () => {
   beforeAll(async () => {

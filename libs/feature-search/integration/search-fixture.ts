@@ -22,8 +22,11 @@ export type Pack = {
   };
 };
 
-/** The search routes of the file's test app, and the items every search test starts from. */
-export function searchApi(ctx: TestAppContext) {
+/**
+ * The search routes of the file's test app, and the items every search test starts from: it
+ * registers the `beforeAll` that creates and indexes them, so call it at the file's top level.
+ */
+export function useSearchFixture(ctx: TestAppContext) {
   const url = (path: string) => `${ctx.server.url}${path}`;
   const key = () => ctx.project.apiKey;
 

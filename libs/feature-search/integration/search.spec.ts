@@ -5,10 +5,10 @@ import { EmbeddingRepository, ProjectRepository } from '@memex/db';
 import { EMBEDDER } from '@memex/retrieval';
 import { request, type ErrorBody } from '../../../test/support/http';
 import { useTestApp } from '../../../test/support/use-test-app';
-import { searchApi, type SearchBody } from './search-fixture';
+import { useSearchFixture, type SearchBody } from './search-fixture';
 
 const ctx = useTestApp([SearchModule, ItemsModule, EnrichmentModule], { env: { EMBEDDING_POLL_MS: '200' } });
-const { url, key, create, indexed, search, ids } = searchApi(ctx);
+const { url, key, create, indexed, search, ids } = useSearchFixture(ctx);
 
 describe('GET /api/v2/search', () => {
   it('full text ranks by words, with a highlighted snippet', async () => {

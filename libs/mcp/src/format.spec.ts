@@ -55,6 +55,15 @@ describe('MCP formatting', () => {
     expect(formatDecisions([item])).toContain('Postgres holds items. Qdrant is optional.\n  Why: One database to run.');
   });
 
+  it('escapes a title only where it would open a block: never inside a heading or after other words', () => {
+    const numbered = { ...item, title: '1. Authentication bug fixed', facts: '1. Added back requireUser()' };
+    expect(formatItem(numbered).split('\n')).toEqual(
+      expect.arrayContaining(['## 1. Authentication bug fixed', '1\\. Added back requireUser()']),
+    );
+    expect(formatDecisions([numbered])).toContain('- **1. Authentication bug fixed** (');
+    expect(formatDecisions([numbered])).toContain('\n  1\\. Added back requireUser()');
+  });
+
   it('names API errors after the tool arguments', () => {
     expect(memoryErrorFrom('VALIDATION_FAILED', 'q: at most 32 words').message).toBe('query: at most 32 words');
   });

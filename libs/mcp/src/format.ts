@@ -49,7 +49,7 @@ function snippetLine(snippet: string): string {
 
 export function formatItem(item: ShownItem): string {
   const lines = [
-    `## ${inert(item.title)}`,
+    `## ${inertWithin(item.title)}`,
     `${item.type} · ${item.status} · confidence ${item.confidence} · updated ${item.updatedAt.slice(0, 10)} · id ${item.itemId}`,
     '',
     inert(item.facts),
@@ -80,7 +80,7 @@ export function formatDecisions(items: ShownItem[]): string {
   if (items.length === 0) return '# Decisions\n\nNo active decisions are recorded yet.';
   const entries = items.map((d) => {
     const why = d.rationale ? `\n  Why: ${inertWithin(d.rationale)}` : '';
-    return `- **${inert(d.title)}** (${d.updatedAt.slice(0, 10)}, id ${d.itemId})\n  ${inert(d.facts)}${why}`;
+    return `- **${inertWithin(d.title)}** (${d.updatedAt.slice(0, 10)}, id ${d.itemId})\n  ${inert(d.facts)}${why}`;
   });
   return ['# Decisions', '', ...entries].join('\n');
 }

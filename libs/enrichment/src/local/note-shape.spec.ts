@@ -70,10 +70,21 @@ describe('notes, not fragments', () => {
     );
   });
 
-  it('lets a parenthesis that never closes hold no break', () => {
+  it('lets a parenthesis that never closes, a smiley or an enumerator hold no break', () => {
     const sentence =
       'The deploy works again :( after two days of retries, because the health check now waits for the port before it curls the service.';
     expect(leadingClause(sentence, 100)).toBe('The deploy works again :( after two days of retries');
+    const listed =
+      'The build is finally green again :( after three retries on CI, so we fixed it by 1) hashing the lockfile and 2) pinning the runner image.';
+    expect(leadingClause(listed, 100)).toBe(
+      'The build is finally green again :( after three retries on CI, so we fixed it',
+    );
+  });
+
+  it('breaks inside an aside when the aside holds every break, rather than mid-phrase', () => {
+    const sentence =
+      'The worker crashed (again, after the upgrade to Node 22, which changed the default stack size for every worker thread we start).';
+    expect(leadingClause(sentence, 100)).toBe('The worker crashed (again, after the upgrade to Node 22');
   });
 
   it('keeps no bullet of a weighing as a note of its own; the conclusion is the note', () => {
