@@ -7,6 +7,14 @@ import { connect, httpTransport, stdioClientTransport, textOf } from './mcp-clie
 
 const ctx = useTestApp([McpModule, ItemsModule]);
 
+/** A body posted to /mcp as an MCP client posts one, with the project key. */
+const post = (body: unknown, accept = 'application/json, text/event-stream') =>
+  fetch(`${ctx.server.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.project.apiKey}`, 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+  });
+
 describe('MCP over Streamable HTTP, at the HTTP level', () => {
   it('wants the project key', async () => {
     const missing = await request<ErrorBody>(`${ctx.server.url}/mcp`, { body: {} });
@@ -26,12 +34,6 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
   });
 
   it('answers what is not MCP with a 4xx JSON-RPC error, as MCP clients expect', async () => {
-    const post = (body: unknown, accept = 'application/json, text/event-stream') =>
-      fetch(`${ctx.server.url}/mcp`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ctx.project.apiKey}`, 'content-type': 'application/json', accept },
-        body: JSON.stringify(body),
-      });
     const notJsonRpc = await post({ hello: 1 });
     expect(notJsonRpc.status).toBe(400);
     expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
@@ -42,15 +44,7 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
 
   it('answers requests whose params break the method schema with -32602 Invalid params, not -32603', async () => {
     const call = async (method: string, params: unknown) => {
-      const res = await fetch(`${ctx.server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ctx.project.apiKey}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
-      });
+      const res = await post({ jsonrpc: '2.0', id: 7, method, params });
       return (await res.json()) as { id: number; error?: { code: number; message: string } };
     };
     const cases: Array<[string, unknown, RegExp]> = [
@@ -71,15 +65,7 @@ describe('MCP over Streamable HTTP, at the HTTP level', () => {
 
   it('answers a method it does not have, inherited names included, with -32601 Method not found', async () => {
     for (const method of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prompts/list', 'nothing']) {
-      const res = await fetch(`${ctx.server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ctx.project.apiKey}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method, params: {} }),
-      });
+      const res = await post({ jsonrpc: '2.0', id: 9, method, params: {} });
       const answer = (await res.json()) as unknown;
       expect({ method, status: res.status, answer }).toMatchObject({
         method,
