@@ -146,6 +146,16 @@ describe('the person’s rules', () => {
     });
   });
 
+  it('tells a veto and what is wanted instead as one rule; rules of one sign in a row stay apart', () => {
+    const rules = userRules(
+      "we explicitly don't want hardcoded visual tests. crash detection is boring and table stakes. we want the judgement of the ai, as a person looking at a screenshot would.",
+    );
+    expect(rules).toHaveLength(1);
+    expect(rules[0]).toMatchObject({ type: 'Decision', text: "We explicitly don't want hardcoded visual tests." });
+    expect(rules[0]!.context).toContain('we want the judgement of the ai');
+    expect(userRules('Always run the linter before a commit. Never push to main directly.')).toHaveLength(2);
+  });
+
   it('counts branch and workflow rules', () => {
     expect(userRules('Please work off the phase-12 branch for all of this.')[0]?.type).toBe('Decision');
     expect(userRules('Next time you make changes to the code, let me commit.')[0]?.type).toBe('Convention');

@@ -63,7 +63,7 @@ const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|whic
  */
 export function userRules(prompt: string): UserRule[] {
   const all = sentences(prompt);
-  const rules: UserRule[] = [];
+  const rules: Array<UserRule & { at: number }> = [];
   all.forEach((quote, i) => {
     const text = asRule(cleanSentence(quote));
     // A question, or pasted output, states no rule.
@@ -87,7 +87,40 @@ export function userRules(prompt: string): UserRule[] {
     const strength = type === 'Convention' ? 7 : FIRM.test(text) ? 6 : 4;
     const next = all[i + 1] ? cleanSentence(all[i + 1]!) : undefined;
     const reason = REASON.test(text) ? text : next && REASON.test(next) ? next : undefined;
-    rules.push({ type, strength, text, quote, context: around, ...(reason ? { reason } : {}) });
+    rules.push({ type, strength, text, quote, context: around, ...(reason ? { reason } : {}), at: i });
   });
-  return rules;
+  return withAlternatives(rules, all).map(({ at: _at, ...rule }) => rule);
+}
+
+/** A rule against something: "we don't want …", "never …", "avoid …". */
+const AGAINST =
+  /\b(?:never|avoid|no longer|(?:don'?t|do not|won'?t|shouldn'?t|must not|mustn'?t) (?:\w+ly )?(?:want|need|use|add|do|make|put|run|commit|push|change|touch|include|create|write|keep|ship|merge))\b/i;
+
+/**
+ * "we explicitly don't want hardcoded visual tests. crash detection is table stakes. we want the
+ * judgement of the ai": a choice against something and what is wanted instead, a sentence or
+ * two apart, are one choice, told together. Standing rules ("Always run the linter. Never push
+ * to main.") and choices of one sign in a row stay apart: each is a rule of its own.
+ */
+function withAlternatives(
+  rules: Array<UserRule & { at: number }>,
+  all: readonly string[],
+): Array<UserRule & { at: number }> {
+  const out: Array<UserRule & { at: number; last: number }> = [];
+  for (const rule of rules) {
+    const prev = out[out.length - 1];
+    const choices = prev?.type === 'Decision' && rule.type === 'Decision';
+    if (prev && choices && rule.at - prev.last <= 2 && AGAINST.test(prev.text) !== AGAINST.test(rule.text)) {
+      prev.last = rule.at;
+      prev.strength = Math.max(prev.strength, rule.strength);
+      prev.context = all
+        .slice(Math.max(0, prev.at - 1), rule.at + 2)
+        .map(cleanSentence)
+        .join(' ');
+      if (!prev.reason && rule.reason) prev.reason = rule.reason;
+      continue;
+    }
+    out.push({ ...rule, last: rule.at });
+  }
+  return out.map(({ last: _last, ...rule }) => rule);
 }
