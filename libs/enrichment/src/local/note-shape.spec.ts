@@ -2,7 +2,6 @@ import { leadingClause } from '../text';
 import { isStatusFluff } from './salience';
 import { SessionFixture, extractChecked } from './session-fixture';
 import { titleAndRest } from './turn-notes';
-import { userRules } from './user-rules';
 
 const session = () => new SessionFixture();
 
@@ -132,61 +131,6 @@ describe('a turn’s headline', () => {
     );
     expect(items.length).toBeGreaterThan(0);
     expect(items.filter((i) => /^That/.test(i.title))).toEqual([]);
-  });
-});
-
-describe('the person’s rules', () => {
-  it('keeps the reason given after a veto', () => {
-    const [rule] = userRules(
-      "Don't add a name: field to SKILL.md. The loader derives it from the folder, so it would drift.",
-    );
-    expect(rule).toMatchObject({
-      type: 'Convention',
-      reason: 'The loader derives it from the folder, so it would drift.',
-    });
-  });
-
-  it('tells a veto and what is wanted instead as one rule; rules of one sign in a row stay apart', () => {
-    const rules = userRules(
-      "we explicitly don't want hardcoded visual tests. crash detection is boring and table stakes. we want the judgement of the ai, as a person looking at a screenshot would.",
-    );
-    expect(rules).toHaveLength(1);
-    expect(rules[0]).toMatchObject({ type: 'Decision', text: "We explicitly don't want hardcoded visual tests." });
-    expect(rules[0]!.context).toContain('we want the judgement of the ai');
-    expect(userRules('Always run the linter before a commit. Never push to main directly.')).toHaveLength(2);
-  });
-
-  it('counts branch and workflow rules', () => {
-    expect(userRules('Please work off the phase-12 branch for all of this.')[0]?.type).toBe('Decision');
-    expect(userRules('Next time you make changes to the code, let me commit.')[0]?.type).toBe('Convention');
-  });
-
-  it('takes a request for a report on this task for no rule', () => {
-    expect(userRules('Dont necessary fix it, just check it let me know why its flaky, and why its important')).toEqual(
-      [],
-    );
-    expect(userRules('Always run the e2e suite before a release, and let me know if it fails.')[0]?.type).toBe(
-      'Convention',
-    );
-  });
-
-  it('takes an answer picking an offered option for no rule: the option is the decision', () => {
-    expect(userRules("ok let's do 1 and create a PR")).toEqual([]);
-    expect(userRules("ok let's use apple container instead of docker")[0]?.type).toBe('Decision');
-  });
-
-  it('takes a hedged view for no decision of its own', () => {
-    expect(userRules("do we need something for that? i don't think we need a Dockerfile")).toEqual([]);
-  });
-
-  it('takes a sentence that points back for no rule: alone it has no subject', () => {
-    const prompt =
-      'Can we create a release script that does not override the dependencies itself? ' +
-      'This might make the script much simpler and I want to test this first. ' +
-      'Also I am thinking to start publishing the cli to chkit instead of the scoped name.';
-    expect(userRules(prompt)).toEqual([]);
-    // The same choices with their subject named are kept.
-    expect(userRules('We will publish the cli to chkit instead of the scoped name.')[0]?.type).toBe('Decision');
   });
 });
 
