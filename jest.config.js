@@ -34,6 +34,7 @@ module.exports = {
   moduleNameMapper: { '^@memex/(.*)$': '<rootDir>/libs/$1/src/index.ts' },
   setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Config from '@memex/config';
+import type * as Db from '@memex/db';
 import type * as Server from '@memex/server';
 
 const ROOT = join(__dirname, '..', '..');
@@ -42,14 +45,32 @@ export default async function globalSetup(): Promise<void> {
     process.env.MEMEX_TEST_MODE = 'server';
   } catch (error) {
     if (forced === 'server') throw error;
-    chooseEmbedded((error as Error).message);
+    await chooseEmbedded((error as Error).message);
   }
 }
 
-function chooseEmbedded(why: string): void {
+async function chooseEmbedded(why: string): Promise<void> {
   process.env.MEMEX_TEST_MODE = 'embedded';
   process.stdout.write(
     `\nIntegration tests run in embedded mode (PGlite, queues in process): ${why}\n` +
       'Tests of what only server mode has are skipped, each saying why; TEST_MODE=server requires the services.\n',
   );
+  process.env.MEMEX_TEST_PGLITE_TEMPLATE = await migratedTemplate();
+}
+
+/**
+ * A PGlite cluster made and migrated once, closed, for each test file to copy: PGlite's initdb
+ * takes seconds of CPU, a copy of its files a fraction of that (test-database.ts). Removed by
+ * the global teardown.
+ */
+async function migratedTemplate(): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createEmbeddedDatabase, migrateInProcess } = require(join(ROOT, 'dist/libs/db/src')) as typeof Db;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { embeddedDataDir } = require(join(ROOT, 'dist/libs/server/src')) as typeof Server;
+  const dataDir = embeddedDataDir({ MEMEX_HOME: mkdtempSync(join(tmpdir(), 'memex-test-template-')) });
+  const db = await createEmbeddedDatabase(dataDir);
+  await migrateInProcess(db);
+  await db.destroy();
+  return dataDir;
 }

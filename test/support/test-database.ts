@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -100,7 +100,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
   const home = mkdtempSync(join(tmpdir(), 'memex-test-'));
-  const db = await createEmbeddedDatabase(embeddedDataDir({ MEMEX_HOME: home }));
+  const dataDir = embeddedDataDir({ MEMEX_HOME: home });
+  // The global setup's migrated cluster, copied: a fresh initdb per file costs seconds of CPU.
+  const template = process.env.MEMEX_TEST_PGLITE_TEMPLATE;
+  if (template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
+  const db = await createEmbeddedDatabase(dataDir);
   await migrateInProcess(db);
   return {
     url: '',
