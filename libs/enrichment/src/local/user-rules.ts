@@ -89,7 +89,7 @@ export function userRules(prompt: string): UserRule[] {
     const reason = REASON.test(text) ? text : next && REASON.test(next) ? next : undefined;
     rules.push({ type, strength, text, quote, context: around, ...(reason ? { reason } : {}), at: i });
   });
-  return withAlternatives(rules, all).map(({ at: _at, ...rule }) => rule);
+  return withAlternatives(rules, all);
 }
 
 /** A rule against something: "we don't want …", "never …", "avoid …". */
@@ -102,10 +102,7 @@ const AGAINST =
  * two apart, are one choice, told together. Standing rules ("Always run the linter. Never push
  * to main.") and choices of one sign in a row stay apart: each is a rule of its own.
  */
-function withAlternatives(
-  rules: Array<UserRule & { at: number }>,
-  all: readonly string[],
-): Array<UserRule & { at: number }> {
+function withAlternatives(rules: Array<UserRule & { at: number }>, all: readonly string[]): UserRule[] {
   const out: Array<UserRule & { at: number; last: number }> = [];
   for (const rule of rules) {
     const prev = out[out.length - 1];
@@ -122,5 +119,5 @@ function withAlternatives(
     }
     out.push({ ...rule, last: rule.at });
   }
-  return out.map(({ last: _last, ...rule }) => rule);
+  return out.map(({ at: _at, last: _last, ...rule }) => rule);
 }
