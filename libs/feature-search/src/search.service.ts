@@ -152,13 +152,13 @@ export class SearchService {
     // A prompt may be long; its first words are what retrieval uses (see MAX_QUERY_WORDS). It
     // is a sentence, not a query: full text takes items sharing any of its words, ranked by
     // how many and how often, as requiring every word would rarely match anything.
-    const words = queryWords(body.query).slice(0, MAX_QUERY_WORDS);
+    const words = queryWords(body.query).slice(0, MAX_QUERY_WORDS).join(' ');
     const session = body.sessionId ? await this.sources.stack(projectId, body.sessionId) : undefined;
     const [ranked, recent, found] = await Promise.all([
       words.length > 0
         ? this.ranked(
             projectId,
-            { fullText: { words: words.join(' '), phrases: [] }, text: words.join(' '), vector: words.join(' ') },
+            { fullText: { words, phrases: [] }, text: words, vector: words },
             'hybrid',
             { statuses, types: filters.types },
             PACK_CANDIDATES,
@@ -183,7 +183,7 @@ export class SearchService {
     // note through `symptom`) may stand, but what lies around them is no answer to it: their
     // sessions' other items come only around hits that say more of the query, and the
     // project's salient entities only for a query with such a hit or naming an entity.
-    const stems = contentStems(words.join(' '));
+    const stems = contentStems(words);
     const anchoring = ranked.filter((r) => anchorsQuery(stems, wordsOf(r.hit)));
     if (anchoring.length === 0 && found.named.length === 0) found.entities = [];
     const candidates = await this.withLinkedItems(projectId, ranked, found, statuses, filters.types, {

@@ -15,10 +15,16 @@ export function contentStems(text: string): Set<string> {
   return new Set([...words.filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w)).map(stem), ...compounds]);
 }
 
-/** How many of the query's content words a text says ("do" and contraction stems not counted). */
-export function sharedContentWords(query: ReadonlySet<string>, text: string): number {
+/**
+ * How many of the query's content words a text says ("do" and contraction stems not counted),
+ * counted up to `enough`: the callers ask "any?" or "two?", on every hit of a search.
+ */
+export function sharedContentWords(query: ReadonlySet<string>, text: string, enough = Infinity): number {
+  if (query.size === 0) return 0;
   let shared = 0;
-  for (const word of contentStems(text)) if (query.has(word) && !SAYS_NOTHING.has(word)) shared += 1;
+  for (const word of contentStems(text)) {
+    if (query.has(word) && !SAYS_NOTHING.has(word) && ++shared >= enough) break;
+  }
   return shared;
 }
 
@@ -29,7 +35,7 @@ export function sharedContentWords(query: ReadonlySet<string>, text: string): nu
  * (`zzzqqq` found five items before this rule).
  */
 export function sharesContentWord(query: ReadonlySet<string>, text: string): boolean {
-  return sharedContentWords(query, text) > 0;
+  return sharedContentWords(query, text, 1) > 0;
 }
 
 /**
@@ -41,6 +47,6 @@ export function sharesContentWord(query: ReadonlySet<string>, text: string): boo
  * such hits only.
  */
 export function anchorsQuery(query: ReadonlySet<string>, text: string): boolean {
-  const words = [...query].filter((w) => !SAYS_NOTHING.has(w)).length;
-  return words > 0 && sharedContentWords(query, text) >= Math.min(2, words);
+  const needed = Math.min(2, [...query].filter((w) => !SAYS_NOTHING.has(w)).length);
+  return needed > 0 && sharedContentWords(query, text, needed) >= needed;
 }
