@@ -94,19 +94,22 @@ class RetryingDriver implements Driver {
     await this.inner.beginTransaction(c.inner, settings);
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as RetryingConnection;
-    try {
-      await this.inner.commitTransaction(c.inner);
-    } finally {
-      c.inTransaction = false;
-    }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.endTransaction(connection, (inner) => this.inner.commitTransaction(inner));
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.endTransaction(connection, (inner) => this.inner.rollbackTransaction(inner));
+  }
+
+  /** A commit or a rollback: whether it succeeds or fails, the transaction is over, and reads may retry again. */
+  private async endTransaction(
+    connection: DatabaseConnection,
+    end: (inner: DatabaseConnection) => Promise<void>,
+  ): Promise<void> {
     const c = connection as RetryingConnection;
     try {
-      await this.inner.rollbackTransaction(c.inner);
+      await end(c.inner);
     } finally {
       c.inTransaction = false;
     }

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { ItemStatus } from '@memex/domain';
 
+// `Generated<T>`: a column the database fills (an identity or a default) when an insert leaves it out.
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -9,10 +10,10 @@ export interface ProjectsTable {
   id: string;
   name: string;
   /** Bumped by every change to the project's items; the brain cache key derives from it. */
-  memory_revision: ColumnType<number, number | undefined, number>;
+  memory_revision: Generated<number>;
   /** The memory revision the item embeddings last caught up with. */
-  embedded_revision: ColumnType<number, number | undefined, number>;
-  vector_generation: ColumnType<number, number | undefined, number>;
+  embedded_revision: Generated<number>;
+  vector_generation: Generated<number>;
   created_at: CreatedAt;
 }
 
@@ -34,8 +35,8 @@ export interface SessionsTable {
   branch: string | null;
   created_at: CreatedAt;
   last_event_at: Timestamp;
-  last_event_seq: ColumnType<number, number | undefined, number>;
-  enrichment_cursor: ColumnType<number, number | undefined, number>;
+  last_event_seq: Generated<number>;
+  enrichment_cursor: Generated<number>;
   completed_at: NullableTimestamp;
 }
 
@@ -83,18 +84,18 @@ export interface MemoryItemsTable {
   facts: string;
   rationale: string | null;
   impact: string | null;
-  files: ColumnType<string[], string[] | undefined, string[]>;
+  files: Generated<string[]>;
   schema_key: string;
   commit_range: string | null;
   confidence: number;
   status: ItemStatus;
-  evidence_refs: ColumnType<string[], string[] | undefined, string[]>;
+  evidence_refs: Generated<string[]>;
   evidence_spans: JSONColumnType<Array<{ eventId: string; quote: string }>, string | undefined, string>;
   dedup_hint: string | null;
-  tags: ColumnType<string[], string[] | undefined, string[]>;
+  tags: Generated<string[]>;
   importance: number | null;
   session_id: string;
-  merged_from: ColumnType<string[], string[] | undefined, string[]>;
+  merged_from: Generated<string[]>;
   superseded_by: string | null;
   last_reinforced_at: NullableTimestamp;
   resolved_at: NullableTimestamp;
@@ -103,7 +104,7 @@ export interface MemoryItemsTable {
   /** Kept by a trigger from title, facts, rationale, tags and files. */
   search_tsv: ColumnType<string | null, never, never>;
   /** How much an extracted item is worth keeping (0–1); null for items a person wrote. */
-  salience: ColumnType<number | null, number | null | undefined, number | null>;
+  salience: Generated<number | null>;
   embed_hash: ColumnType<string | null, never, never>;
   /** Set by a trigger whenever status changes. */
   status_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -131,13 +132,13 @@ export interface LlmUsageTable {
   project_id: string;
   day: string;
   /** openai or claude-code. */
-  engine: ColumnType<string, string | undefined, string>;
-  tokens: ColumnType<number, number | undefined, number>;
-  prompt_tokens: ColumnType<number, number | undefined, number>;
-  completion_tokens: ColumnType<number, number | undefined, number>;
+  engine: Generated<string>;
+  tokens: Generated<number>;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
   /** Null while no call of the day reported its cost or was priced (LLM_PRICES). */
-  cost_usd: ColumnType<number | null, number | null | undefined, number | null>;
-  calls: ColumnType<number, number | undefined, number>;
+  cost_usd: Generated<number | null>;
+  calls: Generated<number>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -232,7 +233,7 @@ export interface EntitiesTable {
   kind: string;
   name: string;
   base: string;
-  mentions: ColumnType<number, number | undefined, number>;
+  mentions: Generated<number>;
   first_seen_at: Timestamp;
   last_seen_at: Timestamp;
 }
@@ -243,7 +244,7 @@ export interface EntityMentionsTable {
   session_id: string;
   event_id: string;
   occurred_at: Timestamp;
-  edited: ColumnType<boolean, boolean | undefined, boolean>;
+  edited: Generated<boolean>;
 }
 
 export interface EntityRelationsTable {
@@ -251,7 +252,7 @@ export interface EntityRelationsTable {
   source_id: number;
   target_id: number;
   kind: string;
-  weight: ColumnType<number, number | undefined, number>;
+  weight: Generated<number>;
   last_seen_at: Timestamp;
 }
 
@@ -276,7 +277,7 @@ export interface ErrorOccurrencesTable {
   occurred_at: Timestamp;
   command: string | null;
   fix: string | null;
-  fix_event_ids: ColumnType<string[], string[] | undefined, string[]>;
+  fix_event_ids: Generated<string[]>;
 }
 
 export interface DB {

@@ -1,4 +1,5 @@
 import { grow, type TokenSets } from './token-sets';
+import { sharedCount } from './trigrams';
 
 /** Float slack: every bound is rounded towards keeping a pair, never towards losing one. */
 const EPSILON = 1e-9;
@@ -288,22 +289,6 @@ export class SimilarityJoin {
   /** The exact overlap of two sets, or any number below `needed` once that is out of reach. */
   private overlapAtLeast(x: number, y: number, needed: number): number {
     const { tokens, start } = this.sets;
-    let i = start[x]!;
-    let j = start[y]!;
-    const endX = start[x + 1]!;
-    const endY = start[y + 1]!;
-    let common = 0;
-    while (i < endX && j < endY) {
-      if (common + Math.min(endX - i, endY - j) < needed) return common;
-      const a = tokens[i]!;
-      const b = tokens[j]!;
-      if (a === b) {
-        common++;
-        i++;
-        j++;
-      } else if (a < b) i++;
-      else j++;
-    }
-    return common;
+    return sharedCount(tokens, start[x]!, start[x + 1]!, tokens, start[y]!, start[y + 1]!, needed);
   }
 }

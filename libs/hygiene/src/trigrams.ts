@@ -91,12 +91,23 @@ export function trigrams(text: string): Int32Array {
   return sorted.slice(0, n);
 }
 
-/** |a ∩ b| of two ascending arrays of distinct numbers. */
-function overlap(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let i = 0;
-  let j = 0;
+/**
+ * |a ∩ b| of two ascending runs of distinct numbers, `a[i..endA)` and `b[j..endB)`, merged in
+ * one pass. Once `needed` is out of reach it stops, answering the count so far (below
+ * `needed`): a similarity join asks only whether a pair shares enough.
+ */
+export function sharedCount(
+  a: ArrayLike<number>,
+  i: number,
+  endA: number,
+  b: ArrayLike<number>,
+  j: number,
+  endB: number,
+  needed = 0,
+): number {
   let common = 0;
-  while (i < a.length && j < b.length) {
+  while (i < endA && j < endB) {
+    if (common + Math.min(endA - i, endB - j) < needed) return common;
     const x = a[i]!;
     const y = b[j]!;
     if (x === y) {
@@ -112,7 +123,7 @@ function overlap(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Jaccard index of two ascending arrays of distinct numbers; 0 when either is empty. */
 export function jaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length === 0 || b.length === 0) return 0;
-  const common = overlap(a, b);
+  const common = sharedCount(a, 0, a.length, b, 0, b.length);
   return common / (a.length + b.length - common);
 }
 

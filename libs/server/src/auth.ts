@@ -129,22 +129,31 @@ export function adminSecret(config: Config, how: string): OperatorSecret {
   return { kind: 'admin-token', accepted: [config.MEMEX_ADMIN_TOKEN], how, enable: 'MEMEX_ADMIN_TOKEN' };
 }
 
-/** Operator endpoints: `Authorization: Bearer $MEMEX_ADMIN_TOKEN`; disabled while the token is unset. */
+/**
+ * A guard of operator endpoints that take `Authorization: Bearer`: the token is verified as
+ * operator credentials against the secret the subclass reads from the configuration.
+ */
 @Injectable()
-export class AdminTokenGuard implements CanActivate {
+export abstract class OperatorBearerGuard implements CanActivate {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly operators: OperatorCredentials,
   ) {}
 
+  protected abstract secret(config: Config): OperatorSecret;
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    await this.operators.verify(
-      request.ip,
-      bearerToken(request),
-      adminSecret(this.config, 'Authorization: Bearer <admin token>'),
-    );
+    await this.operators.verify(request.ip, bearerToken(request), this.secret(this.config));
     return true;
+  }
+}
+
+/** Operator endpoints: `Authorization: Bearer $MEMEX_ADMIN_TOKEN`; disabled while the token is unset. */
+@Injectable()
+export class AdminTokenGuard extends OperatorBearerGuard {
+  protected secret(config: Config): OperatorSecret {
+    return adminSecret(config, 'Authorization: Bearer <admin token>');
   }
 }
 

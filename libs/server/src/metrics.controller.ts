@@ -1,17 +1,6 @@
-import {
-  Controller,
-  Get,
-  Header,
-  Inject,
-  Injectable,
-  UseGuards,
-  type CanActivate,
-  type ExecutionContext,
-} from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Get, Header, Injectable, UseGuards } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import { OperatorCredentials, bearerToken } from './auth';
-import { CONFIG } from './config.module';
+import { OperatorBearerGuard, type OperatorSecret } from './auth';
 import { MetricsRegistry } from './metrics';
 
 /**
@@ -21,21 +10,14 @@ import { MetricsRegistry } from './metrics';
  * admin token, or the admin token itself. Failed tokens are limited as the admin token's are.
  */
 @Injectable()
-export class MetricsTokenGuard implements CanActivate {
-  constructor(
-    @Inject(CONFIG) private readonly config: Config,
-    private readonly operators: OperatorCredentials,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    await this.operators.verify(request.ip, bearerToken(request), {
+export class MetricsTokenGuard extends OperatorBearerGuard {
+  protected secret(config: Config): OperatorSecret {
+    return {
       kind: 'metrics-token',
-      accepted: [this.config.METRICS_TOKEN, this.config.MEMEX_ADMIN_TOKEN],
+      accepted: [config.METRICS_TOKEN, config.MEMEX_ADMIN_TOKEN],
       how: 'Authorization: Bearer <METRICS_TOKEN or admin token>',
       enable: 'METRICS_TOKEN or MEMEX_ADMIN_TOKEN',
-    });
-    return true;
+    };
   }
 }
 

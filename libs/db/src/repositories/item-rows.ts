@@ -15,11 +15,24 @@ export function lockItemRows(
   projectId: string,
   ids: string[],
 ): Promise<Array<Selectable<MemoryItemsTable>>> {
+  return lockItemRowsBy(trx, projectId, 'id', ids);
+}
+
+/**
+ * A project's items whose `column` holds one of `values` (`superseded_by`: the items that
+ * `values` replaced), row-locked like `lockItemRows`, in the same id order.
+ */
+export function lockItemRowsBy(
+  trx: Transaction<DB>,
+  projectId: string,
+  column: 'id' | 'superseded_by',
+  values: string[],
+): Promise<Array<Selectable<MemoryItemsTable>>> {
   return trx
     .selectFrom('memory_items')
     .selectAll()
     .where('project_id', '=', projectId)
-    .where('id', 'in', ids)
+    .where(column, 'in', values)
     .orderBy('id')
     .forUpdate()
     .execute();

@@ -18,7 +18,7 @@ import { retryOnConnectionLoss } from '../connection-loss';
 import { KYSELY, PG_POOL } from '../tokens';
 import { ItemChanges } from './item-changes';
 import { itemTransaction, type ItemWriter } from './item-writer';
-import { lockItemRows } from './item-rows';
+import { lockItemRows, lockItemRowsBy } from './item-rows';
 import { toMemoryItem } from './memory-item.mapper';
 
 /** An item's history entry as read, before its date is written as JSON (HistoryEntryView). */
@@ -274,14 +274,7 @@ export class MemoryItemAdminRepository {
       const writer = await open(projectId, { actorType: 'user', actor: who.actor });
       const [row] = await lockItemRows(trx, projectId, [itemId]);
       if (!row) throw new DomainError('ITEM_NOT_FOUND', `no item ${itemId} in this project`, { id: itemId });
-      const replaced = await trx
-        .selectFrom('memory_items')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('superseded_by', '=', itemId)
-        .orderBy('id')
-        .forUpdate()
-        .execute();
+      const replaced = await lockItemRowsBy(trx, projectId, 'superseded_by', [itemId]);
       for (const before of replaced) {
         const why = `the item that replaced it (${itemId}) was deleted`;
         // Not an edit of what the item says: its age stays what it was.
