@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@memex/config';
 import { checkEngine, type EngineCheck } from '@memex/models';
-import { parseCommand } from './args';
-import { usageError } from './cli-error';
+import { parseFlags } from './args';
 import type { CommandContext } from './command';
 import type { Connection } from './connection';
 import { setupChecks, setupLines } from './setup-checks';
@@ -50,8 +49,7 @@ export async function runDoctor(
 }
 
 export async function runDoctorCommand(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(args, { dir: { type: 'string' } }, DOCTOR_USAGE);
-  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, DOCTOR_USAGE);
+  const values = parseFlags(args, { text: ['dir'] }, DOCTOR_USAGE);
   return runDoctor(values.json ?? false, context.out, {
     connection: context.connection,
     repoDir: resolve(values.dir ?? process.cwd()),

@@ -8,8 +8,7 @@ import {
   withMemexEnv,
   withoutMemexHooks,
 } from '@memex/claude-hooks';
-import { parseCommand } from './args';
-import { usageError } from './cli-error';
+import { parseFlags } from './args';
 import type { CommandContext } from './command';
 import type { Connection } from './connection';
 import { HttpFailure, MemexHttp } from './memex-http';
@@ -208,12 +207,7 @@ export async function runInit(options: InitOptions): Promise<number> {
 export const INIT_USAGE = 'memex init [--write] [--dir <project>]';
 
 export async function runInitCommand(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(
-    args,
-    { write: { type: 'boolean' }, dir: { type: 'string' } },
-    INIT_USAGE,
-  );
-  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, INIT_USAGE);
+  const values = parseFlags(args, { text: ['dir'], switches: ['write'] }, INIT_USAGE);
   return runInit({
     dir: values.dir ?? process.cwd(),
     write: values.write ?? false,

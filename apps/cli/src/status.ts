@@ -1,7 +1,6 @@
 import type { StatusView } from '@memex/domain';
 import { Api } from './api';
-import { parseCommand } from './args';
-import { usageError } from './cli-error';
+import { parseFlags } from './args';
 import { emit, type CommandContext } from './command';
 
 export const STATUS_USAGE = 'memex status [--project <id>] [--json]';
@@ -43,8 +42,7 @@ export function statusLines(url: string, ready: Ready | undefined, status: Statu
 
 /** `memex status`: the server, the project's sessions and items, the last enrichment, model spend. */
 export async function runStatus(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(args, { project: { type: 'string' } }, STATUS_USAGE);
-  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, STATUS_USAGE);
+  const values = parseFlags(args, { text: ['project'] }, STATUS_USAGE);
   const { url } = context.connection;
   const status = await new Api(context.connection, values.project).get<StatusView>('/api/v2/status');
   const ready = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(TIMEOUT_MS) })

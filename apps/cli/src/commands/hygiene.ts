@@ -87,14 +87,7 @@ export function runText(run: HygieneRun): string {
 export async function runHygiene(args: string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseCommand(
     args,
-    {
-      project: { type: 'string' },
-      mode: { type: 'string' },
-      all: { type: 'boolean' },
-      keep: { type: 'string' },
-      rationale: { type: 'string' },
-      reason: { type: 'string' },
-    },
+    { text: ['project', 'mode', 'keep', 'rationale', 'reason'], switches: ['all'] },
     HYGIENE_USAGE,
   );
   const [sub, id, ...extra] = positionals;

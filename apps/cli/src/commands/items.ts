@@ -1,7 +1,6 @@
 import { shellWord } from '@memex/claude-hooks';
 import { Api } from '../api';
-import { intFlag, parseCommand } from '../args';
-import { usageError } from '../cli-error';
+import { intFlag, parseFlags } from '../args';
 import { emit, type CommandContext } from '../command';
 import { cut, minute, table } from '../table';
 import type { ItemPageView as ItemsPage } from '@memex/domain';
@@ -14,20 +13,11 @@ const ALL_PAGE = 200;
 
 /** `memex items`: the project's items, newest first, a page at a time (or every page with --all). */
 export async function runItems(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(
+  const values = parseFlags(
     args,
-    {
-      type: { type: 'string' },
-      status: { type: 'string' },
-      text: { type: 'string' },
-      limit: { type: 'string' },
-      cursor: { type: 'string' },
-      all: { type: 'boolean' },
-      project: { type: 'string' },
-    },
+    { text: ['type', 'status', 'text', 'limit', 'cursor', 'project'], switches: ['all'] },
     ITEMS_USAGE,
   );
-  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, ITEMS_USAGE);
   const limit = intFlag(values.limit, 'limit', ITEMS_USAGE);
   const filters = new URLSearchParams();
   if (values.type) filters.set('type', values.type);

@@ -1,7 +1,6 @@
 import type { RedactionPassStep } from '@memex/domain';
 import { Api } from '../api';
-import { parseCommand } from '../args';
-import { usageError } from '../cli-error';
+import { parseFlags } from '../args';
 import { emit, type CommandContext } from '../command';
 import { table } from '../table';
 
@@ -19,12 +18,7 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
  * has read them all, and adds the batches up by table.
  */
 export async function runRedact(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(
-    args,
-    { apply: { type: 'boolean' }, project: { type: 'string' } },
-    REDACT_USAGE,
-  );
-  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, REDACT_USAGE);
+  const values = parseFlags(args, { text: ['project'], switches: ['apply'] }, REDACT_USAGE);
   const api = new Api(context.connection);
   const mode = values.apply ? 'apply' : 'dry-run';
   const tables = new Map<string, TableTotal>();

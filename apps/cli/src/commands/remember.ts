@@ -1,5 +1,5 @@
 import { Api } from '../api';
-import { intFlag, parseCommand } from '../args';
+import { intFlag, parseFlags } from '../args';
 import { usageError } from '../cli-error';
 import { emit, type CommandContext } from '../command';
 import type { ItemView } from '@memex/domain';
@@ -12,22 +12,11 @@ export const REMEMBER_USAGE =
  * active at once with confidence 1, and needs no quote from a session.
  */
 export async function runRemember(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(
+  const values = parseFlags(
     args,
-    {
-      type: { type: 'string' },
-      title: { type: 'string' },
-      facts: { type: 'string' },
-      rationale: { type: 'string' },
-      impact: { type: 'string' },
-      file: { type: 'string', multiple: true },
-      tag: { type: 'string', multiple: true },
-      importance: { type: 'string' },
-      project: { type: 'string' },
-    },
+    { text: ['type', 'title', 'facts', 'rationale', 'impact', 'importance', 'project'], lists: ['file', 'tag'] },
     REMEMBER_USAGE,
   );
-  if (positionals.length) throw usageError(`unexpected ${positionals.join(' ')}`, REMEMBER_USAGE);
   const missing = (['type', 'title', 'facts'] as const).filter((name) => !values[name]);
   if (missing.length)
     throw usageError(`memex remember needs ${missing.map((m) => `--${m}`).join(', ')}`, REMEMBER_USAGE);

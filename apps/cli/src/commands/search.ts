@@ -12,13 +12,7 @@ export const SEARCH_USAGE =
 export async function runSearch(args: string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseCommand(
     args,
-    {
-      limit: { type: 'string' },
-      type: { type: 'string' },
-      status: { type: 'string' },
-      'include-archived': { type: 'boolean' },
-      project: { type: 'string' },
-    },
+    { text: ['limit', 'type', 'status', 'project'], switches: ['include-archived'] },
     SEARCH_USAGE,
   );
   const query = positionals.join(' ').trim();
