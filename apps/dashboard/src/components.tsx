@@ -152,6 +152,14 @@ export function useCursorPages() {
   };
 }
 
+/** One page of a list the server pages by cursor, loaded again whenever the pager moves. */
+export function useCursorPage<T>(load: (cursor: string | undefined) => Promise<T>) {
+  const pages = useCursorPages();
+  const { cursor } = pages;
+  const page = useLoad(() => load(cursor), [cursor]);
+  return { pages, page };
+}
+
 export function Pager({
   pages,
   nextCursor,

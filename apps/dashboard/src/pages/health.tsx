@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { ColumnHeads } from '../column-heads';
 import { ErrorMessage, PageTitle, formatDate, useAction, useLoad } from '../components';
 import { ratesPerMinute, type CounterSample } from '../lib/rates';
 import { useSignedIn } from '../session-context';
@@ -42,6 +43,9 @@ const sample = (m: MetricsSummary): CounterSample => ({
 });
 
 const SAMPLE_MS = 5000;
+
+/** The BullMQ job states each queue's row counts, a column each. */
+const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'];
 
 /** Operators: queue depths, failed jobs, model spend, and ingest and enrichment rates of the serving process. */
 export function HealthPage() {
@@ -105,21 +109,12 @@ export function HealthPage() {
         <h2 id="queues-title">Queues</h2>
         <ErrorMessage error={queues.error} />
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Queue</th>
-              {['waiting', 'active', 'delayed', 'failed', 'completed'].map((s) => (
-                <th key={s} scope="col" className="num">
-                  {s}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Queue', ...JOB_STATES.map((num) => ({ num }))]} />
           <tbody>
             {queues.data?.queues.map((q) => (
               <tr key={q.name}>
                 <th scope="row">{q.name}</th>
-                {['waiting', 'active', 'delayed', 'failed', 'completed'].map((s) => (
+                {JOB_STATES.map((s) => (
                   <td key={s} className="num">
                     {(q.counts[s] ?? 0).toLocaleString('en')}
                   </td>
@@ -160,17 +155,7 @@ export function HealthPage() {
         </p>
         <ErrorMessage error={metricsError} />
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Counter</th>
-              <th scope="col" className="num">
-                Total
-              </th>
-              <th scope="col" className="num">
-                Per minute
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['Counter', { num: 'Total' }, { num: 'Per minute' }]} />
           <tbody>
             {current
               ? Object.entries(current.counters).map(([name, value]) => (

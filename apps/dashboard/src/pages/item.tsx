@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ColumnHeads } from '../column-heads';
 import { ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useAction, useLoad } from '../components';
 import { Link, navigate } from '../router';
 import { useSignedIn } from '../session-context';
@@ -223,15 +224,7 @@ export function ItemPage({ itemId }: { itemId: string }) {
       <section aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Change</th>
-              <th scope="col">Who</th>
-              <th scope="col">Why</th>
-              <th scope="col">Fields</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['When', 'Change', 'Who', 'Why', 'Fields']} />
           <tbody>
             {loaded.data!.history.map((entry) => (
               <tr key={entry.id}>

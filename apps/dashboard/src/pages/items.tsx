@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { ColumnHeads } from '../column-heads';
 import {
   ErrorMessage,
   Notice,
@@ -18,6 +19,45 @@ import { ITEM_ACTIONS, ITEM_STATUSES, ITEM_TYPES, type Item, type SearchResult }
 type Row = Pick<Item, 'itemId' | 'type' | 'status' | 'title' | 'confidence' | 'updatedAt'> & { snippet?: string };
 
 const PAGE = 50;
+
+/** A choice of a filter's select: its value and what it says, or one word that is both. */
+type Choice = string | { value: string; label: string };
+
+const CONFIDENCES: Choice[] = [
+  { value: '0.4', label: '≥ 0.4' },
+  { value: '0.6', label: '≥ 0.6' },
+  { value: '0.8', label: '≥ 0.8' },
+  { value: '1', label: '1.0' },
+];
+
+const AGES: Choice[] = [
+  { value: 'newer-1', label: 'in the last day' },
+  { value: 'newer-7', label: 'in the last 7 days' },
+  { value: 'newer-30', label: 'in the last 30 days' },
+  { value: 'older-30', label: 'over 30 days ago' },
+  { value: 'older-90', label: 'over 90 days ago' },
+];
+
+interface FilterField {
+  field: Exclude<keyof ItemFilters, 'search'>;
+  id: string;
+  label: string;
+  /** A select's choices after `any` (the empty value: no filter); none for a text box. */
+  choices?: readonly Choice[];
+  any?: string;
+  /** The hybrid search filters by type and status only: these are off while it searches. */
+  listOnly?: boolean;
+}
+
+/** The filters beside the search box, in the order they stand. */
+const FILTER_FIELDS: FilterField[] = [
+  { field: 'type', id: 'f-type', label: 'Type', choices: ITEM_TYPES },
+  { field: 'status', id: 'f-status', label: 'Status', choices: ITEM_STATUSES },
+  { field: 'tag', id: 'f-tag', label: 'Tag', listOnly: true },
+  { field: 'file', id: 'f-file', label: 'File', listOnly: true },
+  { field: 'minConfidence', id: 'f-confidence', label: 'Confidence', choices: CONFIDENCES, listOnly: true },
+  { field: 'age', id: 'f-age', label: 'Last changed', any: 'any time', choices: AGES, listOnly: true },
+];
 
 /** Search marks come as <mark>…</mark> around text from memory: split on them, never parse HTML. */
 function Snippet({ text }: { text: string }) {
@@ -80,6 +120,7 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
 
   const set = (field: keyof ItemFilters) => (e: { target: { value: string } }) =>
     setDraft({ ...draft, [field]: e.target.value });
+  const searchTyped = draft.search.trim() !== '';
 
   return (
     <main id="main">
@@ -100,59 +141,31 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
             placeholder='words, "a phrase", -excluded'
           />
         </div>
-        <div className="field">
-          <label htmlFor="f-type">Type</label>
-          <select id="f-type" value={draft.type} onChange={set('type')}>
-            <option value="">any</option>
-            {ITEM_TYPES.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-status">Status</label>
-          <select id="f-status" value={draft.status} onChange={set('status')}>
-            <option value="">any</option>
-            {ITEM_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-tag">Tag</label>
-          <input id="f-tag" value={draft.tag} onChange={set('tag')} disabled={draft.search.trim() !== ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-file">File</label>
-          <input id="f-file" value={draft.file} onChange={set('file')} disabled={draft.search.trim() !== ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-confidence">Confidence</label>
-          <select
-            id="f-confidence"
-            value={draft.minConfidence}
-            onChange={set('minConfidence')}
-            disabled={draft.search.trim() !== ''}
-          >
-            <option value="">any</option>
-            <option value="0.4">≥ 0.4</option>
-            <option value="0.6">≥ 0.6</option>
-            <option value="0.8">≥ 0.8</option>
-            <option value="1">1.0</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-age">Last changed</label>
-          <select id="f-age" value={draft.age} onChange={set('age')} disabled={draft.search.trim() !== ''}>
-            <option value="">any time</option>
-            <option value="newer-1">in the last day</option>
-            <option value="newer-7">in the last 7 days</option>
-            <option value="newer-30">in the last 30 days</option>
-            <option value="older-30">over 30 days ago</option>
-            <option value="older-90">over 90 days ago</option>
-          </select>
-        </div>
-        <button type="submit">{draft.search.trim() ? 'Search' : 'Apply filters'}</button>
+        {FILTER_FIELDS.map(({ field, id, label, choices, any = 'any', listOnly }) => {
+          const control = { id, value: draft[field], onChange: set(field), disabled: listOnly && searchTyped };
+          return (
+            <div key={id} className="field">
+              <label htmlFor={id}>{label}</label>
+              {choices ? (
+                <select {...control}>
+                  <option value="">{any}</option>
+                  {choices.map((c) =>
+                    typeof c === 'string' ? (
+                      <option key={c}>{c}</option>
+                    ) : (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ),
+                  )}
+                </select>
+              ) : (
+                <input {...control} />
+              )}
+            </div>
+          );
+        })}
+        <button type="submit">{searchTyped ? 'Search' : 'Apply filters'}</button>
       </form>
       {searching ? (
         <p className="hint">
@@ -179,8 +192,8 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
       {page.loading ? <p role="status">Loading…</p> : null}
       <table className="items" aria-busy={page.loading}>
         <caption className="visually-hidden">Memory items</caption>
-        <thead>
-          <tr>
+        <ColumnHeads
+          lead={
             <th scope="col" className="select">
               <input
                 type="checkbox"
@@ -189,15 +202,9 @@ export function ItemsPage({ sessionId }: { sessionId?: string }) {
                 onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.itemId)))}
               />
             </th>
-            <th scope="col">Title</th>
-            <th scope="col">Type</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">
-              Confidence
-            </th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
+          }
+          columns={['Title', 'Type', 'Status', { num: 'Confidence' }, 'Updated']}
+        />
         <tbody>
           {rows.map((row) => (
             <tr key={row.itemId}>

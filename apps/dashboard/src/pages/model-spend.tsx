@@ -1,4 +1,5 @@
 import type { UsageView } from '../../../../libs/domain/src/usage-api';
+import { ColumnHeads } from '../column-heads';
 import { ErrorMessage, useLoad } from '../components';
 import { useSignedIn } from '../session-context';
 
@@ -7,11 +8,12 @@ const DAYS_SHOWN = 7;
 const tokens = (n: number) => n.toLocaleString('en');
 const dollars = (n: number | null) => (n === null ? 'unpriced' : `$${n.toFixed(4)}`);
 
-/** Spent and left of one daily budget; a budget of 0 is none. */
-function budgetLine(spent: string, budget: number, left: string | null, unit: string): string {
+/** Spent and left of one daily budget, in tokens or in dollars; a budget of 0 is none. */
+function budgetLine(spent: number | null, budget: number, left: number | null, unit: 'token' | 'cost'): string {
+  const amount = unit === 'cost' ? dollars : (n: number | null) => tokens(n ?? 0);
   return budget === 0
-    ? `${spent} (no daily ${unit} budget)`
-    : `${spent} of ${unit === 'cost' ? `$${budget}` : tokens(budget)} (${left} left)`;
+    ? `${amount(spent)} (no daily ${unit} budget)`
+    : `${amount(spent)} of ${unit === 'cost' ? `$${budget}` : tokens(budget)} (${left === null ? null : amount(left)} left)`;
 }
 
 /** The project's model spend today against its daily budgets, and the last days by engine (GET /api/v2/usage). */
@@ -42,44 +44,16 @@ export function ModelSpend() {
           </p>
           <dl className="facts">
             <dt>Tokens today ({u.today.day})</dt>
-            <dd>
-              {budgetLine(
-                tokens(u.today.tokens),
-                u.budget.dailyTokens,
-                u.today.left.tokens === null ? null : tokens(u.today.left.tokens),
-                'token',
-              )}
-            </dd>
+            <dd>{budgetLine(u.today.tokens, u.budget.dailyTokens, u.today.left.tokens, 'token')}</dd>
             <dt>Cost today</dt>
-            <dd>
-              {budgetLine(
-                dollars(u.today.costUsd),
-                u.budget.dailyCostUsd,
-                u.today.left.costUsd === null ? null : dollars(u.today.left.costUsd),
-                'cost',
-              )}
-            </dd>
+            <dd>{budgetLine(u.today.costUsd, u.budget.dailyCostUsd, u.today.left.costUsd, 'cost')}</dd>
           </dl>
           {u.days.length === 0 ? (
             <p>No model calls in the last {DAYS_SHOWN} days.</p>
           ) : (
             <table>
               <caption>Last {DAYS_SHOWN} days</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Engine</th>
-                  <th scope="col" className="num">
-                    Calls
-                  </th>
-                  <th scope="col" className="num">
-                    Tokens
-                  </th>
-                  <th scope="col" className="num">
-                    Cost
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['Day', 'Engine', { num: 'Calls' }, { num: 'Tokens' }, { num: 'Cost' }]} />
               <tbody>
                 {u.days.map((d) => (
                   <tr key={`${d.day}-${d.engine}`}>

@@ -1,15 +1,13 @@
-import { ErrorMessage, PageTitle, Pager, formatDate, useCursorPages, useLoad } from '../components';
+import { ColumnHeads } from '../column-heads';
+import { ErrorMessage, PageTitle, Pager, formatDate, useCursorPage } from '../components';
 import { useSignedIn } from '../session-context';
 import type { Project } from '../types';
 
 /** The admin token acts on one project at a time: this is where it picks it. */
 export function ProjectPicker() {
   const { api, chooseProject, credentials } = useSignedIn();
-  const pages = useCursorPages();
-  const { cursor } = pages;
-  const page = useLoad(
-    () => api<{ projects: Project[]; nextCursor: string | null }>('/api/v2/projects', { query: { cursor, limit: 50 } }),
-    [cursor],
+  const { pages, page } = useCursorPage((cursor) =>
+    api<{ projects: Project[]; nextCursor: string | null }>('/api/v2/projects', { query: { cursor, limit: 50 } }),
   );
   const current = credentials.kind === 'admin' ? credentials.projectId : undefined;
   return (
@@ -19,22 +17,7 @@ export function ProjectPicker() {
       <ErrorMessage error={page.error} />
       <table>
         <caption className="visually-hidden">Projects</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Id</th>
-            <th scope="col">Created</th>
-            <th scope="col" className="num">
-              Items
-            </th>
-            <th scope="col" className="num">
-              Sessions
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Open</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Name', 'Id', 'Created', { num: 'Items' }, { num: 'Sessions' }, { hidden: 'Open' }]} />
         <tbody>
           {page.data?.projects.map((p) => (
             <tr key={p.projectId} aria-current={p.projectId === current ? 'true' : undefined}>

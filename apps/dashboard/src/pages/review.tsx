@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ColumnHeads } from '../column-heads';
 import { ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useAction, useLoad } from '../components';
 import { wordDiff } from '../lib/word-diff';
 import { Link } from '../router';
@@ -227,18 +228,7 @@ export function ReviewPage() {
         <ErrorMessage error={changes.error} />
         {changes.data?.changes.length === 0 ? <p>No change has been made yet.</p> : null}
         <table hidden={!changes.data?.changes.length}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Item</th>
-              <th scope="col">Rule</th>
-              <th scope="col">Move</th>
-              <th scope="col">Reason</th>
-              <th scope="col">
-                <span className="visually-hidden">Revert</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={['When', 'Item', 'Rule', 'Move', 'Reason', { hidden: 'Revert' }]} />
           <tbody>
             {changes.data?.changes.map((c) => (
               <tr key={c.changeId}>

@@ -1,4 +1,5 @@
-import { ErrorMessage, PageTitle, Pager, formatDate, useCursorPages, useLoad } from '../components';
+import { ColumnHeads } from '../column-heads';
+import { ErrorMessage, PageTitle, Pager, formatDate, useCursorPage } from '../components';
 import { Link } from '../router';
 import { useSignedIn } from '../session-context';
 import type { Session } from '../types';
@@ -6,11 +7,8 @@ import type { Session } from '../types';
 /** The project's sessions, newest first, a page at a time, each with the items it produced. */
 export function SessionsPage() {
   const { api } = useSignedIn();
-  const pages = useCursorPages();
-  const { cursor } = pages;
-  const page = useLoad(
-    () => api<{ sessions: Session[]; nextCursor: string | null }>('/api/v2/sessions', { query: { cursor, limit: 25 } }),
-    [cursor],
+  const { pages, page } = useCursorPage((cursor) =>
+    api<{ sessions: Session[]; nextCursor: string | null }>('/api/v2/sessions', { query: { cursor, limit: 25 } }),
   );
   return (
     <main id="main">
@@ -18,22 +16,18 @@ export function SessionsPage() {
       <ErrorMessage error={page.error} />
       <table>
         <caption className="visually-hidden">Sessions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">Branch</th>
-            <th scope="col">Started</th>
-            <th scope="col">Last event</th>
-            <th scope="col" className="num">
-              Events
-            </th>
-            <th scope="col" className="num">
-              Items
-            </th>
-            <th scope="col">Status</th>
-            <th scope="col">Enrichment</th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          columns={[
+            'Session',
+            'Branch',
+            'Started',
+            'Last event',
+            { num: 'Events' },
+            { num: 'Items' },
+            'Status',
+            'Enrichment',
+          ]}
+        />
         <tbody>
           {page.data?.sessions.map((s) => (
             <tr key={s.id}>
