@@ -99,26 +99,29 @@ describe('memoryItemSchema', () => {
     it.each(['decision', 'Note', ''])('rejects %j', (type) => expectRejected({ type }, 'type'));
   });
 
+  /** What every text field holds to, required or not: its maximum, and no NUL. */
+  function itBoundsText(field: string, max: number) {
+    it('accepts exactly the maximum', () => expectAccepted({ [field]: 'a'.repeat(max) }));
+    it('rejects one past the maximum', () => expectRejected({ [field]: 'a'.repeat(max + 1) }, field));
+    it('rejects NUL', () => expectRejected({ [field]: 'a\u0000b' }, field));
+  }
+
   describe.each([
     ['title', 200],
     ['facts', 5000],
   ])('%s (required text, max %i)', (field, max) => {
-    it('accepts exactly the maximum', () => expectAccepted({ [field]: 'a'.repeat(max) }));
-    it('rejects one past the maximum', () => expectRejected({ [field]: 'a'.repeat(max + 1) }, field));
+    itBoundsText(field, max);
     it('accepts one character', () => expectAccepted({ [field]: 'a' }));
     it('rejects empty', () => expectRejected({ [field]: '' }, field));
     it('rejects null', () => expectRejected({ [field]: null }, field));
-    it('rejects NUL', () => expectRejected({ [field]: 'a\u0000b' }, field));
   });
 
   describe.each([
     ['rationale', 2000],
     ['impact', 1000],
   ])('%s (nullable text, max %i)', (field, max) => {
-    it('accepts exactly the maximum', () => expectAccepted({ [field]: 'a'.repeat(max) }));
-    it('rejects one past the maximum', () => expectRejected({ [field]: 'a'.repeat(max + 1) }, field));
+    itBoundsText(field, max);
     it('accepts null', () => expectAccepted({ [field]: null }));
-    it('rejects NUL', () => expectRejected({ [field]: 'a\u0000b' }, field));
   });
 
   describe('files', () => {

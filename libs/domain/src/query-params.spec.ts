@@ -1,33 +1,46 @@
 import { queryDecimal, queryInteger } from './query-params';
 
+/** The texts a query-string number takes, each read as its value, and those it refuses. */
+function itReads(
+  schema: ReturnType<typeof queryInteger | typeof queryDecimal>,
+  takes: [string, number][],
+  refuses: string[],
+) {
+  it.each(takes)('takes %j as %d', (text, value) => {
+    expect(schema.parse(text)).toBe(value);
+  });
+
+  it.each(refuses)('refuses %j', (text) => {
+    expect(schema.safeParse(text).success).toBe(false);
+  });
+}
+
 describe('queryInteger', () => {
   const budget = queryInteger(500, 100_000);
 
-  it.each([
-    ['500', 500],
-    ['100000', 100_000],
-    ['0600', 600],
-  ])('takes %j as %d', (text, value) => {
-    expect(budget.parse(text)).toBe(value);
-  });
-
-  it.each([
-    '0x1f4',
-    '6e3',
-    '500 ',
-    ' 500',
-    '+500',
-    '-500',
-    '500.0',
-    '5_000',
-    '',
-    '１０００',
-    '499',
-    '100001',
-    '9'.repeat(400),
-  ])('refuses %j', (text) => {
-    expect(budget.safeParse(text).success).toBe(false);
-  });
+  itReads(
+    budget,
+    [
+      ['500', 500],
+      ['100000', 100_000],
+      ['0600', 600],
+    ],
+    [
+      '0x1f4',
+      '6e3',
+      '500 ',
+      ' 500',
+      '+500',
+      '-500',
+      '500.0',
+      '5_000',
+      '',
+      '１０００',
+      '499',
+      '100001',
+      '9'.repeat(400),
+    ],
+  );
 
   it('refuses numbers and arrays: a query string carries text, once', () => {
     expect(budget.safeParse(600).success).toBe(false);
@@ -41,17 +54,13 @@ describe('queryInteger', () => {
 });
 
 describe('queryDecimal', () => {
-  const confidence = queryDecimal(0, 1);
-
-  it.each([
-    ['0', 0],
-    ['1', 1],
-    ['0.75', 0.75],
-  ])('takes %j as %d', (text, value) => {
-    expect(confidence.parse(text)).toBe(value);
-  });
-
-  it.each(['.5', '0.', '1e-1', '0x1', '', ' 0.5', '1.01', '-0.1'])('refuses %j', (text) => {
-    expect(confidence.safeParse(text).success).toBe(false);
-  });
+  itReads(
+    queryDecimal(0, 1),
+    [
+      ['0', 0],
+      ['1', 1],
+      ['0.75', 0.75],
+    ],
+    ['.5', '0.', '1e-1', '0x1', '', ' 0.5', '1.01', '-0.1'],
+  );
 });

@@ -83,44 +83,43 @@ describe('schemaKeyFor', () => {
 });
 
 describe('dedupHintFor', () => {
-  it('is category:topic:key with the area as topic when files give one', () => {
-    expect(dedupHintFor('Decision', 'Use Kysely for all queries', ['libs/db/src/pool.ts'])).toBe(
-      'decision:db:kysely-queries',
-    );
-    expect(dedupHintFor('Convention', 'Hooks start with use', ['src/frontend/hooks/a.ts'])).toBe(
-      'convention:hooks:start',
-    );
-  });
-
-  it('takes the first non-action word of the text as topic without files', () => {
-    expect(dedupHintFor('BugFix', 'Fix retry loop in webhook sender')).toBe('bugfix:retry:fix-loop-webhook-sender');
-    expect(dedupHintFor('Todo', 'Add pagination to the invoice list')).toBe('todo:pagination:add-invoice-list');
-  });
-
-  it('takes the code name the text is about as topic, before its first word', () => {
-    expect(dedupHintFor('ImplementationFact', 'Now calls `requireUser()` at the top of plan-stream')).toBe(
-      'implementation:requireuser:calls-top-plan-stream',
-    );
-    expect(dedupHintFor('Decision', 'Yes, still use the ledger table')).toBe('decision:ledger:yes-still-table');
-  });
-
-  it('falls back to the first word when every word is an action', () => {
-    expect(dedupHintFor('BugFix', 'fixed the bug')).toBe('bugfix:fixed:bug');
-  });
-
-  it('reuses the topic as key when the text has nothing else', () => {
-    expect(dedupHintFor('ArchitectureNote', 'Kysely')).toBe('architecture:kysely:kysely');
-  });
-
-  it('is general:general for text without significant words', () => {
-    expect(dedupHintFor('Decision', '')).toBe('decision:general:general');
-    expect(dedupHintFor('Decision', 'we will do this')).toBe('decision:general:general');
-  });
-
-  it('keeps at most five key words', () => {
-    expect(dedupHintFor('Todo', 'pagination one two three four five six seven')).toBe(
-      'todo:pagination:one-two-three-four-five',
-    );
+  type Hint = [type: ItemType, text: string, hint: string, files?: string[]];
+  it.each<[string, ...Hint[]]>([
+    [
+      'is category:topic:key with the area as topic when files give one',
+      ['Decision', 'Use Kysely for all queries', 'decision:db:kysely-queries', ['libs/db/src/pool.ts']],
+      ['Convention', 'Hooks start with use', 'convention:hooks:start', ['src/frontend/hooks/a.ts']],
+    ],
+    [
+      'takes the first non-action word of the text as topic without files',
+      ['BugFix', 'Fix retry loop in webhook sender', 'bugfix:retry:fix-loop-webhook-sender'],
+      ['Todo', 'Add pagination to the invoice list', 'todo:pagination:add-invoice-list'],
+    ],
+    [
+      'takes the code name the text is about as topic, before its first word',
+      [
+        'ImplementationFact',
+        'Now calls `requireUser()` at the top of plan-stream',
+        'implementation:requireuser:calls-top-plan-stream',
+      ],
+      ['Decision', 'Yes, still use the ledger table', 'decision:ledger:yes-still-table'],
+    ],
+    ['falls back to the first word when every word is an action', ['BugFix', 'fixed the bug', 'bugfix:fixed:bug']],
+    [
+      'reuses the topic as key when the text has nothing else',
+      ['ArchitectureNote', 'Kysely', 'architecture:kysely:kysely'],
+    ],
+    [
+      'is general:general for text without significant words',
+      ['Decision', '', 'decision:general:general'],
+      ['Decision', 'we will do this', 'decision:general:general'],
+    ],
+    [
+      'keeps at most five key words',
+      ['Todo', 'pagination one two three four five six seven', 'todo:pagination:one-two-three-four-five'],
+    ],
+  ])('%s', (_, ...cases) => {
+    for (const [type, text, hint, files] of cases) expect(dedupHintFor(type, text, files)).toBe(hint);
   });
 
   it('starts with the category of each type', () => {

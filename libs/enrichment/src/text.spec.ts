@@ -11,6 +11,13 @@ import {
   truncateWords,
 } from './text';
 
+/** One test a row: what `read` makes of each text the row names. */
+function eachReads<T>(read: (text: string) => T, rows: [string, ...[text: string, out: T][]][]) {
+  it.each(rows)('%s', (_, ...cases) => {
+    for (const [text, expected] of cases) expect(read(text)).toEqual(expected);
+  });
+}
+
 describe('normalizeWhitespace', () => {
   it('collapses every run of whitespace to one space and trims', () => {
     expect(normalizeWhitespace('  use\n\tKysely   for\r\n\r\nqueries \u00a0')).toBe('use Kysely for queries');
@@ -23,41 +30,25 @@ describe('normalizeWhitespace', () => {
 });
 
 describe('significantWords', () => {
-  it('lowercases and drops stopwords', () => {
-    expect(significantWords('We decided to use PostgreSQL over MongoDB for the ledger')).toEqual([
-      'postgresql',
-      'mongodb',
-      'ledger',
-    ]);
-  });
-
-  it('drops numbers with separators too (versions, counters), so hints do not hinge on them', () => {
-    expect(significantWords('#12.0 retried 1.2.3 node-20 v1.2')).toEqual(['retried', 'node-20', 'v1-2']);
-  });
-
-  it('drops plain numbers and single characters but keeps words with digits', () => {
-    expect(significantWords('Retry 3 times, wait 250 ms, x v2 oauth2')).toEqual([
-      'retry',
-      'times',
-      'wait',
-      'ms',
-      'v2',
-      'oauth2',
-    ]);
-  });
-
-  it('keeps dotted, underscored and hyphenated names as one hyphenated word', () => {
-    expect(significantWords('Edit token_refresh.ts and auth-guard')).toEqual([
-      'edit',
-      'token-refresh-ts',
-      'auth-guard',
-    ]);
-  });
-
-  it('returns nothing for text without words', () => {
-    expect(significantWords('')).toEqual([]);
-    expect(significantWords('the and of 42 !!')).toEqual([]);
-  });
+  eachReads(significantWords, [
+    [
+      'lowercases and drops stopwords',
+      ['We decided to use PostgreSQL over MongoDB for the ledger', ['postgresql', 'mongodb', 'ledger']],
+    ],
+    [
+      'drops numbers with separators too (versions, counters), so hints do not hinge on them',
+      ['#12.0 retried 1.2.3 node-20 v1.2', ['retried', 'node-20', 'v1-2']],
+    ],
+    [
+      'drops plain numbers and single characters but keeps words with digits',
+      ['Retry 3 times, wait 250 ms, x v2 oauth2', ['retry', 'times', 'wait', 'ms', 'v2', 'oauth2']],
+    ],
+    [
+      'keeps dotted, underscored and hyphenated names as one hyphenated word',
+      ['Edit token_refresh.ts and auth-guard', ['edit', 'token-refresh-ts', 'auth-guard']],
+    ],
+    ['returns nothing for text without words', ['', []], ['the and of 42 !!', []]],
+  ]);
 });
 
 describe('topicWord', () => {
@@ -177,47 +168,39 @@ describe('truncateWords', () => {
 });
 
 describe('firstSentence', () => {
-  it('takes the first sentence', () => {
-    expect(firstSentence('Use Kysely. Never Prisma.')).toBe('Use Kysely.');
-    expect(firstSentence('Is it cached? Yes!')).toBe('Is it cached?');
-  });
-
-  it('does not end a sentence at a dot inside a word', () => {
-    expect(firstSentence('Node 20.19 is required. Older fails.')).toBe('Node 20.19 is required.');
-  });
-
-  it('takes the first non-blank line when there is no sentence end', () => {
-    expect(firstSentence('\n  \n  Switch  to   pnpm\nthen rebuild')).toBe('Switch to pnpm');
-  });
+  eachReads(firstSentence, [
+    ['takes the first sentence', ['Use Kysely. Never Prisma.', 'Use Kysely.'], ['Is it cached? Yes!', 'Is it cached?']],
+    [
+      'does not end a sentence at a dot inside a word',
+      ['Node 20.19 is required. Older fails.', 'Node 20.19 is required.'],
+    ],
+    [
+      'takes the first non-blank line when there is no sentence end',
+      ['\n  \n  Switch  to   pnpm\nthen rebuild', 'Switch to pnpm'],
+    ],
+    ['is empty for blank text', [' \n\n ', '']],
+  ]);
 
   it('truncates at a word boundary to `max` characters', () => {
     const out = firstSentence('alpha beta gamma delta epsilon zeta eta theta.', 20);
     expect(out).toBe('alpha beta gamma…');
     expect(out.length).toBeLessThanOrEqual(20);
   });
-
-  it('is empty for blank text', () => {
-    expect(firstSentence(' \n\n ')).toBe('');
-  });
 });
 
 describe('asTitle', () => {
-  it('capitalizes the first letter and drops trailing periods and whitespace', () => {
-    expect(asTitle('use Kysely for queries.  ')).toBe('Use Kysely for queries');
-    expect(asTitle('wait for it...')).toBe('Wait for it');
-  });
-
-  it('normalizes whitespace', () => {
-    expect(asTitle('  switch\n\tto   pnpm ')).toBe('Switch to pnpm');
-  });
+  eachReads(asTitle, [
+    [
+      'capitalizes the first letter and drops trailing periods and whitespace',
+      ['use Kysely for queries.  ', 'Use Kysely for queries'],
+      ['wait for it...', 'Wait for it'],
+    ],
+    ['normalizes whitespace', ['  switch\n\tto   pnpm ', 'Switch to pnpm']],
+    ['keeps a trailing question mark and is empty for empty text', ['why not Redis?', 'Why not Redis?'], ['', '']],
+  ]);
 
   it('truncates to `max` characters', () => {
     expect(asTitle('alpha beta gamma delta', 15)).toBe('Alpha beta…');
     expect(asTitle('x '.repeat(200)).length).toBeLessThanOrEqual(120);
-  });
-
-  it('keeps a trailing question mark and is empty for empty text', () => {
-    expect(asTitle('why not Redis?')).toBe('Why not Redis?');
-    expect(asTitle('')).toBe('');
   });
 });

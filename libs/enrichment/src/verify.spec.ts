@@ -28,6 +28,19 @@ function verifyOne(eventId: string, quote: string) {
   return index.verify(item([{ eventId, quote }]));
 }
 
+/** A one-span item is accepted, its span holding the quote as verified (`verified`: whitespace collapsed). */
+function expectAccepted(eventId: string, quote: string, verified = quote) {
+  expect(verifyOne(eventId, quote)).toEqual({
+    ok: true,
+    item: expect.anything(),
+    spans: [{ eventId, quote: verified }],
+  });
+}
+
+function expectRefused(eventId: string, quote: string, reason: string) {
+  expect(verifyOne(eventId, quote)).toMatchObject({ ok: false, reason });
+}
+
 describe('EvidenceIndex.verify', () => {
   describe('quote length', () => {
     it('is 12 characters at minimum', () => {
@@ -37,41 +50,30 @@ describe('EvidenceIndex.verify', () => {
     it('accepts a verbatim quote of exactly 12 characters', () => {
       const quote = KYSELY.slice(3, 15);
       expect(quote).toHaveLength(12);
-      const result = verifyOne('evt-1', quote);
-      expect(result).toEqual({ ok: true, item: expect.anything(), spans: [{ eventId: 'evt-1', quote }] });
+      expectAccepted('evt-1', quote);
     });
 
     it('rejects a verbatim quote of 11 characters', () => {
       const quote = KYSELY.slice(3, 14);
       expect(quote).toHaveLength(11);
-      const result = verifyOne('evt-1', quote);
-      expect(result).toMatchObject({ ok: false, reason: 'no-verified-span' });
+      expectRefused('evt-1', quote, 'no-verified-span');
     });
 
     it('measures the length after whitespace normalization', () => {
       // 18 characters as written, exactly 12 once whitespace is collapsed: accepted.
       const long = '\n decided\t\tto   u ';
       expect(long).toHaveLength(18);
-      expect(verifyOne('evt-1', long)).toEqual({
-        ok: true,
-        item: expect.anything(),
-        spans: [{ eventId: 'evt-1', quote: 'decided to u' }],
-      });
+      expectAccepted('evt-1', long, 'decided to u');
       // 12 characters as written, only 11 once whitespace is collapsed: rejected.
       const short = 'ecided  to u';
       expect(short).toHaveLength(12);
-      expect(verifyOne('evt-1', short)).toMatchObject({ ok: false, reason: 'no-verified-span' });
+      expectRefused('evt-1', short, 'no-verified-span');
     });
   });
 
   describe('whitespace', () => {
     it('accepts a quote whose newlines, tabs and runs of spaces stand for single spaces in the event', () => {
-      const result = verifyOne('evt-1', 'use\n\tKysely   for all\r\n database');
-      expect(result).toEqual({
-        ok: true,
-        item: expect.anything(),
-        spans: [{ eventId: 'evt-1', quote: 'use Kysely for all database' }],
-      });
+      expectAccepted('evt-1', 'use\n\tKysely   for all\r\n database', 'use Kysely for all database');
     });
 
     it('accepts a single-spaced quote of an event written with newlines and tabs', () => {
@@ -84,24 +86,15 @@ describe('EvidenceIndex.verify', () => {
   describe('exactness', () => {
     it('rejects a quote with one character changed', () => {
       expect(verifyOne('evt-1', 'use Kysely for all database access')).toMatchObject({ ok: true });
-      expect(verifyOne('evt-1', 'use Kysely for all databese access')).toMatchObject({
-        ok: false,
-        reason: 'no-verified-span',
-      });
+      expectRefused('evt-1', 'use Kysely for all databese access', 'no-verified-span');
     });
 
     it('is case sensitive', () => {
-      expect(verifyOne('evt-1', 'use kysely for all database access')).toMatchObject({
-        ok: false,
-        reason: 'no-verified-span',
-      });
+      expectRefused('evt-1', 'use kysely for all database access', 'no-verified-span');
     });
 
     it('rejects a quote that stands in a different event of the batch than the one it names', () => {
-      expect(verifyOne('evt-2', 'use Kysely for all database access')).toMatchObject({
-        ok: false,
-        reason: 'no-verified-span',
-      });
+      expectRefused('evt-2', 'use Kysely for all database access', 'no-verified-span');
     });
   });
 
@@ -118,10 +111,7 @@ describe('EvidenceIndex.verify', () => {
     });
 
     it('rejects an item citing only unknown events as outside the batch, not as unverified', () => {
-      expect(verifyOne('evt-3', 'use Kysely for all database access')).toMatchObject({
-        ok: false,
-        reason: 'event-outside-batch',
-      });
+      expectRefused('evt-3', 'use Kysely for all database access', 'event-outside-batch');
     });
   });
 

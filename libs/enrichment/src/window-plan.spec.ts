@@ -31,14 +31,21 @@ function stored(id: string, facts = DB, type: ItemType = 'Decision'): StoredItem
   return { id, type, status: 'active', facts, confidence: 0.6 };
 }
 
+/** The plan for a window's items in a session that holds nothing yet, under a cap it does not reach. */
+const planOf = (items: VerifiedItem[], live = new Map<string, StoredItem>()) =>
+  planWindow({ items, live, held: [], cap: 15 });
+
+/** The one step of the plan that replaces the stored decision `old` with what the window says. */
+function replacementOf(items: VerifiedItem[]) {
+  const plan = planOf(items, new Map([['decision:db:db', stored('old')]]));
+  expect(plan.steps).toHaveLength(1);
+  expect(plan.steps[0]).toMatchObject({ action: 'supersede', target: 'old' });
+  return plan.steps[0]!;
+}
+
 describe('planWindow: one write per dedup hint', () => {
   it('makes one item of two sayings of something new, with the evidence of both', () => {
-    const plan = planWindow({
-      items: [said(DB, { event: 'e1', files: ['a.ts'] }), said(DB, { event: 'e2', files: ['b.ts'] })],
-      live: new Map(),
-      held: [],
-      cap: 15,
-    });
+    const plan = planOf([said(DB, { event: 'e1', files: ['a.ts'] }), said(DB, { event: 'e2', files: ['b.ts'] })]);
     expect(plan.steps).toHaveLength(1);
     const step = plan.steps[0]!;
     expect(step.action).toBe('create');
@@ -48,12 +55,7 @@ describe('planWindow: one write per dedup hint', () => {
   });
 
   it('keeps only the last word when a new decision changes within the window', () => {
-    const plan = planWindow({
-      items: [said(DB, { event: 'e1' }), said('All database access goes through Prisma.', { event: 'e2' })],
-      live: new Map(),
-      held: [],
-      cap: 15,
-    });
+    const plan = planOf([said(DB, { event: 'e1' }), said('All database access goes through Prisma.', { event: 'e2' })]);
     expect(plan.steps).toEqual([
       { action: 'create', item: said('All database access goes through Prisma.', { event: 'e2' }) },
     ]);
@@ -61,37 +63,21 @@ describe('planWindow: one write per dedup hint', () => {
 
   it('replaces a stored decision once, with the last word, when the window first repeats then changes it', () => {
     const changed = 'All database access goes through Prisma.';
-    const plan = planWindow({
-      items: [said(DB, { event: 'e1' }), said(changed, { event: 'e2' })],
-      live: new Map([['decision:db:db', stored('old')]]),
-      held: [],
-      cap: 15,
-    });
-    expect(plan.steps).toHaveLength(1);
-    expect(plan.steps[0]).toMatchObject({ action: 'supersede', target: 'old' });
-    expect(plan.steps[0]!.item.candidate.facts).toBe(changed);
+    const step = replacementOf([said(DB, { event: 'e1' }), said(changed, { event: 'e2' })]);
+    expect(step.item.candidate.facts).toBe(changed);
   });
 
   it('replaces a stored decision once when the window changes it and then says the change again', () => {
     const changed = 'All database access goes through Prisma.';
-    const plan = planWindow({
-      items: [said(changed, { event: 'e1' }), said(changed, { event: 'e2' })],
-      live: new Map([['decision:db:db', stored('old')]]),
-      held: [],
-      cap: 15,
-    });
-    expect(plan.steps).toHaveLength(1);
-    expect(plan.steps[0]).toMatchObject({ action: 'supersede', target: 'old' });
-    expect(plan.steps[0]!.item.spans.map((s) => s.eventId)).toEqual(['e1', 'e2']);
+    const step = replacementOf([said(changed, { event: 'e1' }), said(changed, { event: 'e2' })]);
+    expect(step.item.spans.map((s) => s.eventId)).toEqual(['e1', 'e2']);
   });
 
   it('reinforces a stored item once for two sayings, raising confidence for each', () => {
-    const plan = planWindow({
-      items: [said(DB, { event: 'e1' }), said(DB, { event: 'e2' })],
-      live: new Map([['decision:db:db', stored('old')]]),
-      held: [],
-      cap: 15,
-    });
+    const plan = planOf(
+      [said(DB, { event: 'e1' }), said(DB, { event: 'e2' })],
+      new Map([['decision:db:db', stored('old')]]),
+    );
     expect(plan.steps).toHaveLength(1);
     expect(plan.steps[0]).toMatchObject({ action: 'reinforce', target: 'old', confidence: 0.775 });
   });
@@ -132,38 +118,31 @@ describe('planWindow: the session cap', () => {
     { id: 'strong', salience: 0.9 },
   ];
 
+  /** The plan, with room for two, for a window whose items meet the stored item `id` (hint `decision:db:<id>`). */
+  const planBeside = (id: string, items: VerifiedItem[]) =>
+    planWindow({ items, live: new Map([[`decision:db:${id}`, stored(id)]]), held, cap: 2 });
+
   it('never displaces an item the window reinforces, and counts it in the session’s room', () => {
-    const plan = planWindow({
-      items: [
-        said(DB, { hint: 'decision:db:weak' }),
-        said('Something new.', { hint: 'decision:db:new', salience: 0.5 }),
-      ],
-      live: new Map([['decision:db:weak', stored('weak')]]),
-      held,
-      cap: 2,
-    });
+    const plan = planBeside('weak', [
+      said(DB, { hint: 'decision:db:weak' }),
+      said('Something new.', { hint: 'decision:db:new', salience: 0.5 }),
+    ]);
     expect(plan.displaced).toEqual([]);
     expect(plan.capped).toBe(1);
     expect(plan.steps).toEqual([expect.objectContaining({ action: 'reinforce', target: 'weak' })]);
   });
 
   it('lets a replacement of the session’s own item take its room', () => {
-    const plan = planWindow({
-      items: [said('All database access goes through Prisma.', { hint: 'decision:db:weak', salience: 0.05 })],
-      live: new Map([['decision:db:weak', stored('weak')]]),
-      held,
-      cap: 2,
-    });
+    const plan = planBeside('weak', [
+      said('All database access goes through Prisma.', { hint: 'decision:db:weak', salience: 0.05 }),
+    ]);
     expect(plan).toMatchObject({ displaced: [], capped: 0, steps: [{ action: 'supersede', target: 'weak' }] });
   });
 
   it('counts a replacement of another session’s item against this session', () => {
-    const plan = planWindow({
-      items: [said('All database access goes through Prisma.', { hint: 'decision:db:elsewhere', salience: 0.05 })],
-      live: new Map([['decision:db:elsewhere', stored('elsewhere')]]),
-      held,
-      cap: 2,
-    });
+    const plan = planBeside('elsewhere', [
+      said('All database access goes through Prisma.', { hint: 'decision:db:elsewhere', salience: 0.05 }),
+    ]);
     expect(plan.steps).toEqual([expect.objectContaining({ action: 'supersede', target: 'elsewhere' })]);
     expect(plan.displaced).toEqual(['weak']);
   });

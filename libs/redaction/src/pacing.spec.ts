@@ -12,34 +12,31 @@ function paced() {
     sliceMs: 10,
     now: () => clock.ms,
   });
-  return { redactor, clock, pauses };
+  /** Moves the clock to `ms` and lets `slice` breathe there: how many pauses there have been in all. */
+  const breatheAt = async (slice: ReturnType<Redactor['slice']>, ms: number) => {
+    clock.ms = ms;
+    await slice.breathe();
+    return pauses.count;
+  };
+  return { redactor, clock, pauses, breatheAt };
 }
 
 describe('redaction in slices', () => {
   it('counts only its own run: a batch that starts after other work does not give way at once', async () => {
-    const { redactor, clock, pauses } = paced();
+    const { redactor, clock, breatheAt } = paced();
     // The process did other work (other requests, the database) for 100 ms since the redactor was made.
     clock.ms = 100;
     const slice = redactor.slice();
-    await slice.breathe();
-    expect(pauses.count).toBe(0);
-    clock.ms = 109;
-    await slice.breathe();
-    expect(pauses.count).toBe(0);
+    expect(await breatheAt(slice, 100)).toBe(0);
+    expect(await breatheAt(slice, 109)).toBe(0);
   });
 
   it('gives way once it has itself run a slice, then starts a new one', async () => {
-    const { redactor, clock, pauses } = paced();
+    const { redactor, breatheAt } = paced();
     const slice = redactor.slice();
-    clock.ms = 10;
-    await slice.breathe();
-    expect(pauses.count).toBe(1);
-    clock.ms = 15;
-    await slice.breathe();
-    expect(pauses.count).toBe(1);
-    clock.ms = 20;
-    await slice.breathe();
-    expect(pauses.count).toBe(2);
+    expect(await breatheAt(slice, 10)).toBe(1);
+    expect(await breatheAt(slice, 15)).toBe(1);
+    expect(await breatheAt(slice, 20)).toBe(2);
   });
 
   it('gives way between the events of a batch whose redaction runs long', async () => {

@@ -5,6 +5,15 @@ import { capContent, entryToEvents, newTranscriptState, transcriptToEvents } fro
 
 const fixture = readFileSync(join(__dirname, '../../../test/fixtures/claude-code/session-discount-fix.jsonl'), 'utf8');
 
+/** A user line of a transcript, with the flags Claude Code marks some with. */
+const userLine = (uuid: string, content: unknown, flags: Record<string, boolean> = {}) => ({
+  type: 'user',
+  ...flags,
+  uuid,
+  timestamp: '2026-11-20T14:00:00Z',
+  message: { role: 'user', content },
+});
+
 describe('transcriptToEvents', () => {
   const events = transcriptToEvents(fixture);
 
@@ -75,46 +84,28 @@ describe('transcriptToEvents', () => {
 
   it("does not count Claude Code's complaint about a tool call as a project error", () => {
     const state = newTranscriptState();
-    const entry = {
-      type: 'user',
-      uuid: 'u1',
-      timestamp: '2026-11-20T14:00:00Z',
-      message: {
-        role: 'user',
-        content: [
-          {
-            type: 'tool_result',
-            tool_use_id: 't1',
-            is_error: true,
-            content: '<tool_use_error>File has not been read yet.</tool_use_error>',
-          },
-        ],
+    const entry = userLine('u1', [
+      {
+        type: 'tool_result',
+        tool_use_id: 't1',
+        is_error: true,
+        content: '<tool_use_error>File has not been read yet.</tool_use_error>',
       },
-    };
+    ]);
     expect(entryToEvents(entry, state)).toEqual([
       expect.objectContaining({ type: 'tool_result', metadata: { toolUseId: 't1' } }),
     ]);
   });
 
   it('skips subagent (sidechain) lines', () => {
-    const entry = {
-      type: 'user',
-      isSidechain: true,
-      uuid: 'u2',
-      timestamp: '2026-11-20T14:00:00Z',
-      message: { role: 'user', content: 'hello there' },
-    };
+    const entry = userLine('u2', 'hello there', { isSidechain: true });
     expect(entryToEvents(entry)).toEqual([]);
   });
 
   it('turns a compaction summary into a note', () => {
-    const entry = {
-      type: 'user',
+    const entry = userLine('u3', 'This session is being continued. Summary: the cart fix landed.', {
       isCompactSummary: true,
-      uuid: 'u3',
-      timestamp: '2026-11-20T14:00:00Z',
-      message: { role: 'user', content: 'This session is being continued. Summary: the cart fix landed.' },
-    };
+    });
     expect(entryToEvents(entry)).toEqual([
       expect.objectContaining({ type: 'note', metadata: { kind: 'compact-summary' } }),
     ]);

@@ -1,7 +1,7 @@
 import { EvidenceIndex } from '../verify';
 import { candidateItemSchema } from '../candidate';
 import { dialogueChoices } from './dialogue';
-import { SessionFixture } from './session-fixture';
+import { SessionFixture, exchange } from './session-fixture';
 import { turnsOf } from './turns';
 
 function choices(fixture: SessionFixture) {
@@ -11,6 +11,10 @@ function choices(fixture: SessionFixture) {
   for (const item of found) expect(index.verify(item).ok).toBe(true);
   return found;
 }
+
+const expectNothing = (...sessions: SessionFixture[]) => {
+  for (const session of sessions) expect(choices(session)).toEqual([]);
+};
 
 describe('dialogue: an option the person picks', () => {
   const offer = () =>
@@ -41,8 +45,7 @@ describe('dialogue: an option the person picks', () => {
       );
     }
     // Picking two, or a number that counts something, picks no option.
-    expect(choices(offer().prompt('1 and 2 both, please'))).toEqual([]);
-    expect(choices(offer().prompt("let's do 2 retries then"))).toEqual([]);
+    expectNothing(offer().prompt('1 and 2 both, please'), offer().prompt("let's do 2 retries then"));
   });
 
   it('reads lettered options laid out as lines', () => {
@@ -60,128 +63,105 @@ describe('dialogue: an option the person picks', () => {
   });
 
   it('is nothing when the answer names no option the assistant offered', () => {
-    expect(choices(offer().prompt('4'))).toEqual([]);
-    expect(choices(offer().prompt('Thanks, that explains it.'))).toEqual([]);
+    expectNothing(offer().prompt('4'), offer().prompt('Thanks, that explains it.'));
   });
 });
 
 describe('dialogue: a view the assistant confirms', () => {
-  it('takes a correction of a cause as a BugFix, in the assistant’s restatement', () => {
-    const [fix] = choices(
-      new SessionFixture()
-        .prompt('ah. the issue is the linter/formatter, not db:generate, I think.')
-        .say(
-          "You're right! The issue is that biome is formatting the committed Prisma files every time it runs, creating diffs.",
+  it.each([
+    {
+      does: 'takes a correction of a cause as a BugFix, in the assistant’s restatement',
+      prompt: 'ah. the issue is the linter/formatter, not db:generate, I think.',
+      answer:
+        "You're right! The issue is that biome is formatting the committed Prisma files every time it runs, creating diffs.",
+      choice: {
+        type: 'BugFix',
+        title: 'The issue is that biome is formatting the committed Prisma files every time it runs, creating diffs',
+        facts: expect.stringContaining('The issue is the linter/formatter, not db:generate, I think'),
+      },
+    },
+    {
+      does: 'takes a design view the assistant agrees with as a Decision in the person’s words',
+      prompt: "i think the execution agent and the oracle need to be the same agent?\nbut tell me if i'm wrong",
+      answer: "You're not wrong - I think you're **right**.\n\nLet me think through why:\n\n## If They're Separate",
+      choice: {
+        type: 'Decision',
+        title: 'The execution agent and the oracle need to be the same agent',
+        // The view is the title; a why that only said it again would say nothing.
+        rationale: null,
+      },
+    },
+    {
+      does: 'reads a plain "no" to a question that carried the person’s view',
+      prompt: "i will host it on render.com now\ndo we need something for that? i don't think we need a Dockerfile",
+      answer: 'Nope, no Dockerfile needed. Render has a **Static Site** type that serves files directly.',
+      choice: {
+        title: 'Render has a Static Site type that serves files directly',
+        facts: expect.stringContaining('We do not need a Dockerfile'),
+      },
+    },
+  ])('$does', ({ prompt, answer, choice }) => {
+    const [found] = choices(exchange(prompt, answer));
+    expect(found).toMatchObject(choice);
+  });
+
+  it.each([
+    {
+      when: 'when the assistant does not agree, or the person asked for work',
+      sessions: [
+        exchange('i think the cache is the problem here', 'Let me check the cache configuration first.'),
+        exchange('Please add a LICENSE file.', "Yes, I'll add the MIT license now."),
+      ],
+    },
+    {
+      when: 'when the assistant answers "no" to a view put positively: it disagrees',
+      sessions: [
+        exchange(
+          'i think the issue is the connection pool size?',
+          'No, the issue is that the migrations hold a lock on the sessions table during startup.',
         ),
-    );
-    expect(fix).toMatchObject({
-      type: 'BugFix',
-      title: 'The issue is that biome is formatting the committed Prisma files every time it runs, creating diffs',
-    });
-    expect(fix!.facts).toContain('The issue is the linter/formatter, not db:generate, I think');
-  });
-
-  it('takes a design view the assistant agrees with as a Decision in the person’s words', () => {
-    const [decision] = choices(
-      new SessionFixture()
-        .prompt("i think the execution agent and the oracle need to be the same agent?\nbut tell me if i'm wrong")
-        .say("You're not wrong - I think you're **right**.\n\nLet me think through why:\n\n## If They're Separate"),
-    );
-    expect(decision).toMatchObject({
-      type: 'Decision',
-      title: 'The execution agent and the oracle need to be the same agent',
-      // The view is the title; a why that only said it again would say nothing.
-      rationale: null,
-    });
-  });
-
-  it('reads a plain "no" to a question that carried the person’s view', () => {
-    const [decision] = choices(
-      new SessionFixture()
-        .prompt("i will host it on render.com now\ndo we need something for that? i don't think we need a Dockerfile")
-        .say('Nope, no Dockerfile needed. Render has a **Static Site** type that serves files directly.'),
-    );
-    expect(decision?.title).toBe('Render has a Static Site type that serves files directly');
-    expect(decision?.facts).toContain('We do not need a Dockerfile');
-  });
-
-  it('is nothing when the assistant does not agree, or the person asked for work', () => {
-    expect(
-      choices(
-        new SessionFixture()
-          .prompt('i think the cache is the problem here')
-          .say('Let me check the cache configuration first.'),
-      ),
-    ).toEqual([]);
-    expect(
-      choices(new SessionFixture().prompt('Please add a LICENSE file.').say("Yes, I'll add the MIT license now.")),
-    ).toEqual([]);
-  });
-
-  it('is nothing when the assistant answers "no" to a view put positively: it disagrees', () => {
-    expect(
-      choices(
-        new SessionFixture()
-          .prompt('i think the issue is the connection pool size?')
-          .say('No, the issue is that the migrations hold a lock on the sessions table during startup.'),
-      ),
-    ).toEqual([]);
-  });
-
-  it('is nothing for a request phrased with "should"', () => {
-    expect(
-      choices(
-        new SessionFixture()
-          .prompt('can you check whether the cache should be cleared on deploy?')
-          .say('Yes, the deploy script clears the cache before the new workers start serving traffic.'),
-      ),
-    ).toEqual([]);
-  });
-
-  it('is nothing when a plain "yes" is all the assistant says of it', () => {
-    expect(
-      choices(
-        new SessionFixture()
-          .prompt('i think the worker should retry on 429?')
-          .say('Yes. Let me check.\n\nReading the worker now.'),
-      ),
-    ).toEqual([]);
-  });
+      ],
+    },
+    {
+      when: 'for a request phrased with "should"',
+      sessions: [
+        exchange(
+          'can you check whether the cache should be cleared on deploy?',
+          'Yes, the deploy script clears the cache before the new workers start serving traffic.',
+        ),
+      ],
+    },
+    {
+      when: 'when a plain "yes" is all the assistant says of it',
+      sessions: [exchange('i think the worker should retry on 429?', 'Yes. Let me check.\n\nReading the worker now.')],
+    },
+  ])('is nothing $when', ({ sessions }) => expectNothing(...sessions));
 });
 
 describe('dialogue: what is not an option pick', () => {
-  it('is nothing when the numbered list was steps taken, not a choice offered', () => {
-    expect(
-      choices(
-        new SessionFixture()
-          .prompt('why does the build fail on ci but not locally?')
-          .say(
-            'Here is what I changed:\n\n1. **Pinned node to 20** in the workflow file\n2. **Cleared the cache key** so the lockfile is read again',
-          )
-          .prompt('2 is weird, why the cache?'),
-      ),
-    ).toEqual([]);
-  });
-
-  it('is nothing for a prompt that begins "e.g."', () => {
-    expect(
-      choices(
-        new SessionFixture()
-          .prompt('how should we name the queues?')
-          .say('Which do you prefer?\n\nA) **Name them by feature**\nE) **Name them by priority**')
-          .prompt('e.g. enrichment and hygiene, by what they do'),
-      ),
-    ).toEqual([]);
-  });
+  it.each([
+    {
+      when: 'when the numbered list was steps taken, not a choice offered',
+      session: exchange(
+        'why does the build fail on ci but not locally?',
+        'Here is what I changed:\n\n1. **Pinned node to 20** in the workflow file\n2. **Cleared the cache key** so the lockfile is read again',
+      ).prompt('2 is weird, why the cache?'),
+    },
+    {
+      when: 'for a prompt that begins "e.g."',
+      session: exchange(
+        'how should we name the queues?',
+        'Which do you prefer?\n\nA) **Name them by feature**\nE) **Name them by priority**',
+      ).prompt('e.g. enrichment and hygiene, by what they do'),
+    },
+  ])('is nothing $when', ({ session }) => expectNothing(session));
 
   it('takes the option by the number it was written with', () => {
     const [decision] = choices(
-      new SessionFixture()
-        .prompt('how should we store money amounts?')
-        .say(
-          'Two options:\n\n2. **Store integer cents** in a bigint column\n3. **Store decimals** in a numeric column\n\nWhich would you like?',
-        )
-        .prompt('3 please'),
+      exchange(
+        'how should we store money amounts?',
+        'Two options:\n\n2. **Store integer cents** in a bigint column\n3. **Store decimals** in a numeric column\n\nWhich would you like?',
+      ).prompt('3 please'),
     );
     expect(decision?.title).toBe('Store decimals in a numeric column');
   });

@@ -1,7 +1,7 @@
 import { EvidenceIndex } from '../verify';
 import { isJunkTitle } from '../junk-title';
 import { CONFIDENCE, MAX_ITEMS_PER_WINDOW, extractLocally } from './local-engine';
-import { SessionFixture } from './session-fixture';
+import { SessionFixture, exchange } from './session-fixture';
 import { currentTurn } from './turns';
 
 const session = () => new SessionFixture();
@@ -186,20 +186,20 @@ describe('local engine: Claude Code structure', () => {
     expect(new EvidenceIndex(events).verify(fix!).ok).toBe(true);
   });
 
+  /** The "fails until" notes of a run where `bun test` fails, `between` happens, and it passes. */
+  const untilNotes = (between: (failed: SessionFixture) => SessionFixture, closing: string) => {
+    const failed = session().prompt('Run the core tests.').bash('bun test', 'error: expected 3, received 2', true);
+    const events = between(failed).bash('bun test', '22 pass').say(closing).events();
+    return extractLocally(events).filter((i) => / until /.test(i.title));
+  };
+
   it('takes neither an edit made in the shell nor an unrelated run for a prerequisite', () => {
     const cases = [
       ["sed -i 's/rank + 1/rank/' src/planner.ts", ''],
       ['bun run lint', 'Checked 40 files'],
     ];
     for (const [between, output] of cases) {
-      const events = session()
-        .prompt('Run the core tests.')
-        .bash('bun test', 'error: expected 3, received 2', true)
-        .bash(between!, output!)
-        .bash('bun test', '22 pass')
-        .say('All 22 tests pass now.')
-        .events();
-      expect(extractLocally(events).filter((i) => / until /.test(i.title))).toEqual([]);
+      expect(untilNotes((failed) => failed.bash(between!, output!), 'All 22 tests pass now.')).toEqual([]);
     }
   });
 
@@ -217,15 +217,9 @@ describe('local engine: Claude Code structure', () => {
   });
 
   it('takes a file edited between the failure and the pass for the fix, not a prerequisite', () => {
-    const events = session()
-      .prompt('Run the core tests.')
-      .bash('bun test', 'error: expected 3, received 2', true)
-      .bash('bun run build', 'Done')
-      .edit('packages/core/src/planner.ts')
-      .bash('bun test', '22 pass')
-      .say('Fixed the rank in the planner; all tests pass.')
-      .events();
-    expect(extractLocally(events).filter((i) => / until /.test(i.title))).toEqual([]);
+    const edited = (failed: SessionFixture) =>
+      failed.bash('bun run build', 'Done').edit('packages/core/src/planner.ts');
+    expect(untilNotes(edited, 'Fixed the rank in the planner; all tests pass.')).toEqual([]);
   });
 
   it('takes neither a narrowed-down command nor another script of the same tool for a fix', () => {
@@ -273,13 +267,11 @@ describe('local engine: Claude Code structure', () => {
 
   it('reads no tag again as the answer to a question: a message of tags makes the tags only', () => {
     const items = extractLocally(
-      new SessionFixture()
-        .prompt('How should the ledger keep money?')
-        .say(
-          '[MEMORY: decision: Store every amount as integer cents in the ledger service]\n' +
-            '[MEMORY: convention: Every API handler validates its request body with zod]',
-        )
-        .events(),
+      exchange(
+        'How should the ledger keep money?',
+        '[MEMORY: decision: Store every amount as integer cents in the ledger service]\n' +
+          '[MEMORY: convention: Every API handler validates its request body with zod]',
+      ).events(),
     );
     expect(items.map((i) => [i.type, i.title]).sort()).toEqual([
       ['Convention', 'Every API handler validates its request body with zod'],
@@ -289,9 +281,7 @@ describe('local engine: Claude Code structure', () => {
 
   it('reads a tag of no known type as the assistant’s words, since it makes no item', () => {
     const closing = 'The cart total is computed in integer cents: [MEMORY: gotcha: floats lose cents in sums].';
-    const items = extractLocally(
-      new SessionFixture().prompt('Why is the cart total an integer?').say(closing).events(),
-    );
+    const items = extractLocally(exchange('Why is the cart total an integer?', closing).events());
     expect(items.map((i) => `${i.title} ${i.facts}`).join('\n')).toContain(
       '[MEMORY: gotcha: floats lose cents in sums]',
     );

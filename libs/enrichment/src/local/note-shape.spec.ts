@@ -1,16 +1,9 @@
 import { leadingClause } from '../text';
 import { isStatusFluff } from './salience';
-import { SessionFixture, extractChecked } from './session-fixture';
+import { SessionFixture, exchange, verifiedItems as extract } from './session-fixture';
 import { titleAndRest } from './turn-notes';
 
 const session = () => new SessionFixture();
-
-/** Every item verifies against the events it was read from, as the worker checks. */
-function extract(fixture: SessionFixture) {
-  const { items, unverified } = extractChecked(fixture);
-  expect(unverified).toEqual([]);
-  return items;
-}
 
 describe('notes, not fragments', () => {
   const long =
@@ -42,8 +35,43 @@ describe('notes, not fragments', () => {
     expect(titleAndRest('Done. Want me to commit this?').title).toBe('Done.');
   });
 
-  it('keeps a sentence that fits whole as the title', () => {
-    expect(leadingClause('Use Kysely for every query.', 160)).toBe('Use Kysely for every query.');
+  type Clause = [sentence: string, max: number, clause: string];
+  it.each<[string, ...Clause[]]>([
+    [
+      'keeps a sentence that fits whole as the title',
+      ['Use Kysely for every query.', 160, 'Use Kysely for every query.'],
+    ],
+    [
+      'never ends a title inside a parenthesis: an aside is whole or left out',
+      [
+        'With 4 worktrees and frequent checkpoint operations, the cleanest fix is to make the Entire CLI run `git gc` itself at a safe point (e.g., after condensation when refs are updated) rather than letting it fire from a VS Code fetch.',
+        160,
+        'With 4 worktrees and frequent checkpoint operations, the cleanest fix is to make the Entire CLI run `git gc` itself at a safe point',
+      ],
+    ],
+    [
+      'lets a parenthesis that never closes, a smiley or an enumerator hold no break',
+      [
+        'The deploy works again :( after two days of retries, because the health check now waits for the port before it curls the service.',
+        100,
+        'The deploy works again :( after two days of retries',
+      ],
+      [
+        'The build is finally green again :( after three retries on CI, so we fixed it by 1) hashing the lockfile and 2) pinning the runner image.',
+        100,
+        'The build is finally green again :( after three retries on CI, so we fixed it',
+      ],
+    ],
+    [
+      'breaks inside an aside when the aside holds every break, rather than mid-phrase',
+      [
+        'The worker crashed (again, after the upgrade to Node 22, which changed the default stack size for every worker thread we start).',
+        100,
+        'The worker crashed (again, after the upgrade to Node 22',
+      ],
+    ],
+  ])('%s', (_, ...cases) => {
+    for (const [sentence, max, clause] of cases) expect(leadingClause(sentence, max)).toBe(clause);
   });
 
   it('never ends a title inside a code span', () => {
@@ -59,31 +87,6 @@ describe('notes, not fragments', () => {
     expect(titleAndRest(sentence).title).toBe(
       'Root cause: With `moduleResolution: "NodeNext"`, the `paths` entries in tsconfig couldn\'t resolve `@chkit/core` to source files',
     );
-  });
-
-  it('never ends a title inside a parenthesis: an aside is whole or left out', () => {
-    const sentence =
-      'With 4 worktrees and frequent checkpoint operations, the cleanest fix is to make the Entire CLI run `git gc` itself at a safe point (e.g., after condensation when refs are updated) rather than letting it fire from a VS Code fetch.';
-    expect(leadingClause(sentence, 160)).toBe(
-      'With 4 worktrees and frequent checkpoint operations, the cleanest fix is to make the Entire CLI run `git gc` itself at a safe point',
-    );
-  });
-
-  it('lets a parenthesis that never closes, a smiley or an enumerator hold no break', () => {
-    const sentence =
-      'The deploy works again :( after two days of retries, because the health check now waits for the port before it curls the service.';
-    expect(leadingClause(sentence, 100)).toBe('The deploy works again :( after two days of retries');
-    const listed =
-      'The build is finally green again :( after three retries on CI, so we fixed it by 1) hashing the lockfile and 2) pinning the runner image.';
-    expect(leadingClause(listed, 100)).toBe(
-      'The build is finally green again :( after three retries on CI, so we fixed it',
-    );
-  });
-
-  it('breaks inside an aside when the aside holds every break, rather than mid-phrase', () => {
-    const sentence =
-      'The worker crashed (again, after the upgrade to Node 22, which changed the default stack size for every worker thread we start).';
-    expect(leadingClause(sentence, 100)).toBe('The worker crashed (again, after the upgrade to Node 22');
   });
 
   it('keeps no bullet of a weighing as a note of its own; the conclusion is the note', () => {
@@ -212,6 +215,12 @@ describe('what a note says past its title', () => {
 });
 
 describe('what was only put forward', () => {
+  /** The titles of what one prompt and its answer make, a line each. */
+  const titlesOf = (prompt: string, answer: string) =>
+    extract(exchange(prompt, answer))
+      .map((i) => i.title)
+      .join('\n');
+
   it('keeps no guess that nothing acted on, and keeps the cause a fix acted on', () => {
     const items = extract(
       new SessionFixture()
@@ -232,25 +241,21 @@ describe('what was only put forward', () => {
   });
 
   it('keeps no item of a list led by a guess', () => {
-    const items = extract(
-      new SessionFixture()
-        .prompt('git status says the index is corrupt again, why?')
-        .say(
-          'A few things that could help prevent it:\n' +
-            '- Run `git config gc.worktreeRefExpire never` in the main repo to prevent GC from expiring worktree refs\n' +
-            '- Check if something is triggering `git gc` automatically, such as a git hook, the IDE or the `gc.auto` setting',
-        ),
+    const titles = titlesOf(
+      'git status says the index is corrupt again, why?',
+      'A few things that could help prevent it:\n' +
+        '- Run `git config gc.worktreeRefExpire never` in the main repo to prevent GC from expiring worktree refs\n' +
+        '- Check if something is triggering `git gc` automatically, such as a git hook, the IDE or the `gc.auto` setting',
     );
-    expect(items.map((i) => i.title).join('\n')).not.toMatch(/worktreeRefExpire|gc\.auto|could help/);
+    expect(titles).not.toMatch(/worktreeRefExpire|gc\.auto|could help/);
   });
 
   it('keeps no lean toward an option as a Decision', () => {
     const items = extract(
-      new SessionFixture()
-        .prompt('which agent framework should the scenario tester use?')
-        .say(
-          "I'd lean toward Option 3 (a custom agent) because you need tight control over the agent loop and state management is critical for the `scenario_execute` tool.",
-        ),
+      exchange(
+        'which agent framework should the scenario tester use?',
+        "I'd lean toward Option 3 (a custom agent) because you need tight control over the agent loop and state management is critical for the `scenario_execute` tool.",
+      ),
     );
     expect(items.filter((i) => i.type === 'Decision').map((i) => i.title)).toEqual([]);
   });
@@ -264,45 +269,37 @@ describe('what was only put forward', () => {
       'The skill list in your session still shows stale names (`duet:whats-next`, `duet:note-why`) from the cached plugin.',
     ];
     for (const answer of answers) {
-      const items = extract(new SessionFixture().prompt('how do I get the renamed package published?').say(answer));
+      const items = extract(exchange('how do I get the renamed package published?', answer));
       expect(items.map((i) => i.title)).toEqual([]);
     }
     // An answer about the project still is one, and so is one that says where code lives.
-    const kept = extract(
-      new SessionFixture()
-        .prompt('is there any server side logic in the randomizer?')
-        .say('It runs entirely in the browser: there is no server-side logic, and `index.html` holds the whole app.'),
+    const kept = titlesOf(
+      'is there any server side logic in the randomizer?',
+      'It runs entirely in the browser: there is no server-side logic, and `index.html` holds the whole app.',
     );
-    expect(kept.map((i) => i.title).join('\n')).toMatch(/runs entirely in the browser/);
-    const where = extract(
-      new SessionFixture()
-        .prompt('where is the config stored?')
-        .say("It's stored in `~/.config/memex/config.json`, which `memex init` writes on the first run."),
+    expect(kept).toMatch(/runs entirely in the browser/);
+    const where = titlesOf(
+      'where is the config stored?',
+      "It's stored in `~/.config/memex/config.json`, which `memex init` writes on the first run.",
     );
-    expect(where.map((i) => i.title).join('\n')).toMatch(/stored in `~\/\.config\/memex\/config\.json`/);
+    expect(where).toMatch(/stored in `~\/\.config\/memex\/config\.json`/);
   });
 
   it('keeps a caveat, which is a finding, not a side of a choice', () => {
-    const items = extract(
-      new SessionFixture()
-        .prompt('can I prune the old worktrees?')
-        .say(
-          '**Caveat:** `git worktree prune` also deletes the refs of a worktree on an unmounted disk, so mount it before pruning.',
-        ),
+    const titles = titlesOf(
+      'can I prune the old worktrees?',
+      '**Caveat:** `git worktree prune` also deletes the refs of a worktree on an unmounted disk, so mount it before pruning.',
     );
-    expect(items.map((i) => i.title).join('\n')).toMatch(/git worktree prune/);
+    expect(titles).toMatch(/git worktree prune/);
   });
 
   it('takes a sentence that argues one side of a choice for no finding', () => {
-    const items = extract(
-      new SessionFixture()
-        .prompt('what are the options for the agent loop?')
-        .say(
-          '### Option 3: Custom agent\nBuild our own loop on the computer use API.\n\n**Cons**: Have to build state management and tool orchestration ourselves, which means more code to maintain.\n\n' +
-            'The closest options: a `.git/hooks/pre-commit` hook that stays local; a tracked script in `scripts/` installed by `install.sh`.',
-        ),
+    const titles = titlesOf(
+      'what are the options for the agent loop?',
+      '### Option 3: Custom agent\nBuild our own loop on the computer use API.\n\n**Cons**: Have to build state management and tool orchestration ourselves, which means more code to maintain.\n\n' +
+        'The closest options: a `.git/hooks/pre-commit` hook that stays local; a tracked script in `scripts/` installed by `install.sh`.',
     );
-    expect(items.map((i) => i.title).join('\n')).not.toMatch(/Cons|closest options/);
+    expect(titles).not.toMatch(/Cons|closest options/);
   });
 });
 

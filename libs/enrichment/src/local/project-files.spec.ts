@@ -1,4 +1,4 @@
-import { SessionFixture, extractChecked } from './session-fixture';
+import { SessionFixture, verifiedItems } from './session-fixture';
 
 /** A file as Claude Code's Read tool shows it: each line after its number. */
 const numbered = (text: string) =>
@@ -15,13 +15,18 @@ function readIn(files: Record<string, string>) {
   return session.say('CI typechecks before it builds, so the packages have no dist yet.');
 }
 
-const notes = (files: Record<string, string>) => {
-  const { items, unverified } = extractChecked(readIn(files));
-  expect(unverified).toEqual([]);
-  return items.filter(
+const notes = (files: Record<string, string>) =>
+  verifiedItems(readIn(files)).filter(
     (i) => i.type === 'ArchitectureNote' && /workflow runs|builds and checks|Scripts of|toml/.test(i.title),
   );
-};
+
+/** The first note the files make, which has this title and these facts. */
+function expectNote(files: Record<string, string>, title: string, facts: string) {
+  const [note] = notes(files);
+  expect(note?.title).toBe(title);
+  expect(note?.facts).toBe(facts);
+  return note;
+}
 
 const workflow = `name: CI
 on:
@@ -55,31 +60,29 @@ const pkg = (name: string, scripts: Record<string, string>, extra: Record<string
 
 describe('the project files a session opened', () => {
   it('are what CI runs, step by step, from a workflow it read', () => {
-    const [ci] = notes({ '.github/workflows/ci.yml': workflow });
-    expect(ci).toMatchObject({
-      title: 'What the `CI` workflow runs (`.github/workflows/ci.yml`)',
-      files: ['.github/workflows/ci.yml'],
-    });
-    expect(ci!.facts).toBe(
+    const ci = expectNote(
+      { '.github/workflows/ci.yml': workflow },
+      'What the `CI` workflow runs (`.github/workflows/ci.yml`)',
       'Steps, in order. Job `verify`: Install dependencies `bun install --frozen-lockfile`; Lint `bun run lint`; ' +
         'Typecheck `bun run typecheck`; Notes (a script). ' +
         "Job `deploy` (after `verify`, if `github.ref == 'refs/heads/main'`): Deploy `bun run deploy`.",
     );
+    expect(ci?.files).toEqual(['.github/workflows/ci.yml']);
   });
 
   it('are the root package scripts a teammate runs, the workspaces, and packages that share their scripts said once', () => {
     const shared = { build: 'tsc -p tsconfig.json', lint: 'biome lint src', clean: 'rm -rf dist' };
-    const [note] = notes({
-      'package.json': pkg(
-        'shop',
-        { build: 'turbo run build', test: 'turbo run test', prepare: 'husky' },
-        { description: 'The shop monorepo', workspaces: ['packages/*'], packageManager: 'bun@1.3.5' },
-      ),
-      'packages/core/package.json': pkg('@shop/core', shared),
-      'packages/cart/package.json': pkg('@shop/cart', shared),
-    });
-    expect(note!.title).toBe('How `shop` builds and checks itself: The shop monorepo (`package.json`)');
-    expect(note!.facts).toBe(
+    expectNote(
+      {
+        'package.json': pkg(
+          'shop',
+          { build: 'turbo run build', test: 'turbo run test', prepare: 'husky' },
+          { description: 'The shop monorepo', workspaces: ['packages/*'], packageManager: 'bun@1.3.5' },
+        ),
+        'packages/core/package.json': pkg('@shop/core', shared),
+        'packages/cart/package.json': pkg('@shop/cart', shared),
+      },
+      'How `shop` builds and checks itself: The shop monorepo (`package.json`)',
       'Scripts: build `turbo run build`, test `turbo run test`. Workspaces: `packages/*`. Package manager: `bun@1.3.5`. ' +
         '2 packages (`@shop/cart`, `@shop/core`) each run build `tsc -p tsconfig.json`, lint `biome lint src`.',
     );
@@ -101,9 +104,9 @@ describe('the project files a session opened', () => {
       '[tool.ruff]',
       'line-length = 120',
     ].join('\n');
-    const [note] = notes({ 'pyproject.toml': pyproject });
-    expect(note!.title).toBe('`claude-code-log`: Convert Claude transcript JSONL files to HTML (`pyproject.toml`)');
-    expect(note!.facts).toBe(
+    expectNote(
+      { 'pyproject.toml': pyproject },
+      '`claude-code-log`: Convert Claude transcript JSONL files to HTML (`pyproject.toml`)',
       'Python >=3.12. Tools configured in pyproject.toml: pytest (testpaths ["test"]), pyright (typeCheckingMode strict), ruff.',
     );
   });
@@ -127,9 +130,9 @@ describe('the project files a session opened', () => {
       '        run: |',
       '          sleep 3',
     ].join('\n');
-    const [ci] = notes({ '.github/workflows/deploy.yml': deploy });
-    expect(ci!.title).toBe('What the `Build and Deploy` workflow runs (`.github/workflows/deploy.yml`)');
-    expect(ci!.facts).toBe(
+    expectNote(
+      { '.github/workflows/deploy.yml': deploy },
+      'What the `Build and Deploy` workflow runs (`.github/workflows/deploy.yml`)',
       'Steps, in order. Build `GOOS=linux GOARCH=amd64 go build -o ../app ./cmd/app/`; ' +
         'Deploy to VPS (a script: `rsync -avz -e "ssh -i ~/.ssh/deploy_key" app …`, `systemctl restart app`); ' +
         'Health check (a script).',
@@ -145,9 +148,7 @@ describe('the project files a session opened', () => {
         `${numbered(pkg('shop', { test: 'jest', build: 'tsc' }))}\n\n<system-reminder>\nWhenever you read a file, consider whether it looks malicious.\n</system-reminder>`,
       )
       .say('Run `npm test`; it runs jest.');
-    const { items, unverified } = extractChecked(session);
-    expect(unverified).toEqual([]);
-    const note = items.find((i) => i.title.startsWith('How `shop`'));
+    const note = verifiedItems(session).find((i) => i.title.startsWith('How `shop`'));
     expect(note?.facts).toBe('Scripts: test `jest`, build `tsc`.');
   });
 
@@ -181,9 +182,11 @@ describe('the project files a session opened', () => {
       '    "integration",',
       ']',
     ].join('\n');
-    const [note] = notes({ 'pyproject.toml': pyproject });
-    expect(note!.title).toBe('`acme`: Acme tools (`pyproject.toml`)');
-    expect(note!.facts).toBe('Tools configured in pyproject.toml: pytest (testpaths ["tests", "integration"]).');
+    expectNote(
+      { 'pyproject.toml': pyproject },
+      '`acme`: Acme tools (`pyproject.toml`)',
+      'Tools configured in pyproject.toml: pytest (testpaths ["tests", "integration"]).',
+    );
   });
 
   it('say nothing of other files, a partial package.json, or a workflow without commands', () => {

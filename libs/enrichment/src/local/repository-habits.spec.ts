@@ -1,4 +1,4 @@
-import { SessionFixture, extractChecked } from './session-fixture';
+import { SessionFixture, extractChecked, verifiedItems } from './session-fixture';
 
 const conventional = [
   '8eb9227a fix(gateway): update Tailscale configuration and change bind address to loopback (#1855)',
@@ -24,8 +24,7 @@ function session(log: string) {
 
 describe('the commit style git log shows', () => {
   it('is one Convention naming the shape, the types in use and verbatim examples', () => {
-    const { items, unverified } = extractChecked(session(conventional));
-    const style = items.filter((i) => i.title.startsWith('Commit subjects'));
+    const style = verifiedItems(session(conventional)).filter((i) => i.title.startsWith('Commit subjects'));
     expect(style).toHaveLength(1);
     expect(style[0]).toMatchObject({
       type: 'Convention',
@@ -34,7 +33,6 @@ describe('the commit style git log shows', () => {
     });
     expect(style[0]!.facts).toContain('Types in use: fix, chore (4 of the last 4 commits');
     expect(style[0]!.facts).toContain('`fix(gateway): update Tailscale configuration');
-    expect(unverified).toEqual([]);
   });
 
   it('reads an emoji and a type, shown with a typed subject', () => {
@@ -72,9 +70,7 @@ describe('a repository the host says moved', () => {
   ].join('\n');
 
   it('is a note of the new location, the old remote and how to update a clone', () => {
-    const { items, unverified } = extractChecked(
-      new SessionFixture().prompt('push it').bash('git push', push).say('Pushed.'),
-    );
+    const items = verifiedItems(new SessionFixture().prompt('push it').bash('git push', push).say('Pushed.'));
     const moved = items.find((i) => i.title.startsWith('The repository moved'));
     expect(moved).toMatchObject({
       type: 'ArchitectureNote',
@@ -82,7 +78,6 @@ describe('a repository the host says moved', () => {
     });
     expect(moved!.facts).toContain('to `github.com:obsessiondb/chx.git`');
     expect(moved!.facts).toContain('`git remote set-url origin git@github.com:obsessiondb/chkit.git` updates a clone');
-    expect(unverified).toEqual([]);
   });
 
   it('says the session pointed the remote there when it did', () => {

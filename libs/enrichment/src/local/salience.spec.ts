@@ -1,26 +1,33 @@
 import { cuesOf, guesses, leansOnWhatCameBefore, sentenceScore } from './salience';
 
+const POINTING_BACK = [
+  'It only worked locally because you had a `dist` from a previous build.',
+  "It's a tradeoff: corruption vs growing `.git` size.",
+  'That tells macOS to reload all preferences.',
+  'These look like pre-existing issues on `main` rather than something this PR introduced.',
+  'Or add it to the `post-commit` hook, the safest moment.',
+  'This might make the script much simpler.',
+  '**Yep** — `declaration: true` and `declarationMap: true`.',
+];
+
+const STANDING_ALONE = [
+  'This PR adds a deploy workflow and the wrangler dependency.',
+  'That function is only called from the CLI entry point.',
+  'Then the trigger is `activateSettings -u`, which nix-darwin runs on every switch.',
+  'Items are deduplicated by their hint before they are stored.',
+  'Iterating over the list twice is wasteful.',
+];
+
 describe('leansOnWhatCameBefore', () => {
   it.each([
-    'It only worked locally because you had a `dist` from a previous build.',
-    "It's a tradeoff: corruption vs growing `.git` size.",
-    'That tells macOS to reload all preferences.',
-    'These look like pre-existing issues on `main` rather than something this PR introduced.',
-    'Or add it to the `post-commit` hook, the safest moment.',
-    'This might make the script much simpler.',
-    '**Yep** — `declaration: true` and `declarationMap: true`.',
-  ])('reads "%s" as pointing back, with no subject of its own', (sentence) => {
-    expect(leansOnWhatCameBefore(sentence)).toBe(true);
-  });
-
-  it.each([
-    'This PR adds a deploy workflow and the wrangler dependency.',
-    'That function is only called from the CLI entry point.',
-    'Then the trigger is `activateSettings -u`, which nix-darwin runs on every switch.',
-    'Items are deduplicated by their hint before they are stored.',
-    'Iterating over the list twice is wasteful.',
-  ])('reads "%s" as standing on its own', (sentence) => {
-    expect(leansOnWhatCameBefore(sentence)).toBe(false);
+    ...POINTING_BACK.map((sentence) => ({
+      sentence,
+      leans: true,
+      reading: 'pointing back, with no subject of its own',
+    })),
+    ...STANDING_ALONE.map((sentence) => ({ sentence, leans: false, reading: 'standing on its own' })),
+  ])('reads "$sentence" as $reading', ({ sentence, leans }) => {
+    expect(leansOnWhatCameBefore(sentence)).toBe(leans);
   });
 });
 

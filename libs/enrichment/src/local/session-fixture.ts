@@ -81,3 +81,13 @@ export function extractChecked(fixture: SessionFixture): { items: CandidateItem[
   const index = new EvidenceIndex(events);
   return { items, unverified: items.filter((item) => !index.verify(item).ok) };
 }
+
+/** The items the local engine reads from a fixture, each of which must verify against its events, as the worker checks. */
+export function verifiedItems(fixture: SessionFixture): CandidateItem[] {
+  const { items, unverified } = extractChecked(fixture);
+  expect(unverified).toEqual([]);
+  return items;
+}
+
+/** A session of one prompt and the assistant's answer to it. */
+export const exchange = (prompt: string, answer: string) => new SessionFixture().prompt(prompt).say(answer);

@@ -1,16 +1,9 @@
 import { commitOf } from './event-signals';
 import { readWindow } from './local-engine';
-import { SessionFixture, extractChecked } from './session-fixture';
+import { SessionFixture, exchange, verifiedItems as extract } from './session-fixture';
 import { currentTurn } from './turns';
 
 const session = () => new SessionFixture();
-
-/** Every item verifies against the events it was read from, as the worker checks. */
-function extract(fixture: SessionFixture) {
-  const { items, unverified } = extractChecked(fixture);
-  expect(unverified).toEqual([]);
-  return items;
-}
 
 describe('a compaction summary', () => {
   const summary = [
@@ -58,11 +51,10 @@ describe('a compaction summary', () => {
 describe('an answer to a question', () => {
   it('keeps the direct answer a turn that changed nothing opens with', () => {
     const [answer] = extract(
-      session()
-        .prompt('so now, when hosted on render.com, its likely /dev/urandom?')
-        .say(
-          "It runs entirely in the browser — there's no server-side logic. The `crypto.getRandomValues()` call happens on your phone, not on Render's servers.",
-        ),
+      exchange(
+        'so now, when hosted on render.com, its likely /dev/urandom?',
+        "It runs entirely in the browser — there's no server-side logic. The `crypto.getRandomValues()` call happens on your phone, not on Render's servers.",
+      ),
     );
     expect(answer).toMatchObject({
       type: 'ArchitectureNote',
@@ -74,11 +66,10 @@ describe('an answer to a question', () => {
   it('keeps nothing when the answer is about the assistant itself', () => {
     expect(
       extract(
-        session()
-          .prompt('when did this session start? at what time?')
-          .say(
-            "I don't have access to timestamps — my context doesn't include them. You'd have to check your scrollback.",
-          ),
+        exchange(
+          'when did this session start? at what time?',
+          "I don't have access to timestamps — my context doesn't include them. You'd have to check your scrollback.",
+        ),
       ),
     ).toEqual([]);
   });
@@ -271,26 +262,23 @@ describe('commits', () => {
 });
 
 describe('what makes no item', () => {
+  /** The items of a turn that edited a file at the person's request and closed on these lines. */
+  const closedOn = (request: string, file: string, lines: string[]) =>
+    extract(session().prompt(request).edit(file).say(lines.join('\n')));
+
   it('takes no status report, no file list and no generic list label', () => {
-    const items = extract(
-      session()
-        .prompt('Please finish the streaming fixes and push them.')
-        .edit('app/routes/api.stream.ts')
-        .say(
-          [
-            'Fixed the abort listener so it no longer leaks because it is registered with `{ once: true }`.',
-            '',
-            '## Files Modified',
-            '- `app/routes/api.stream.ts` (updated)',
-            '- `app/routes/api.plan-stream.ts` (updated)',
-            '',
-            '**Pros:** the listener is cleaned up after it fires, so nothing leaks between requests',
-            '',
-            '✅ All quality checks pass!',
-            '✅ Pushed successfully',
-          ].join('\n'),
-        ),
-    );
+    const items = closedOn('Please finish the streaming fixes and push them.', 'app/routes/api.stream.ts', [
+      'Fixed the abort listener so it no longer leaks because it is registered with `{ once: true }`.',
+      '',
+      '## Files Modified',
+      '- `app/routes/api.stream.ts` (updated)',
+      '- `app/routes/api.plan-stream.ts` (updated)',
+      '',
+      '**Pros:** the listener is cleaned up after it fires, so nothing leaks between requests',
+      '',
+      '✅ All quality checks pass!',
+      '✅ Pushed successfully',
+    ]);
     const text = items.map((i) => `${i.title}\n${i.facts}`).join('\n');
     expect(items[0]!.title).toBe(
       'Fixed the abort listener so it no longer leaks because it is registered with `{ once: true }`',
@@ -299,20 +287,17 @@ describe('what makes no item', () => {
   });
 
   it('reads a list under a heading that names a file as a description of that part', () => {
-    const items = extract(
-      session()
-        .prompt('Add a script that redacts gitleaks findings instead of blocking the commit.')
-        .edit('Projects/Scripts/redact_gitleaks_secrets.py')
-        .say(
-          [
-            'Implemented automatic secret redaction for gitleaks.',
-            '',
-            '#### 1. **Auto-Redaction Script** (`Projects/Scripts/redact_gitleaks_secrets.py`)',
-            '   - Scans staged files using gitleaks',
-            '   - Preserves first 4 and last 4 chars for identification',
-            '   - Re-stages modified files automatically',
-          ].join('\n'),
-        ),
+    const items = closedOn(
+      'Add a script that redacts gitleaks findings instead of blocking the commit.',
+      'Projects/Scripts/redact_gitleaks_secrets.py',
+      [
+        'Implemented automatic secret redaction for gitleaks.',
+        '',
+        '#### 1. **Auto-Redaction Script** (`Projects/Scripts/redact_gitleaks_secrets.py`)',
+        '   - Scans staged files using gitleaks',
+        '   - Preserves first 4 and last 4 chars for identification',
+        '   - Re-stages modified files automatically',
+      ],
     );
     // Told whole, in the note of the turn or as an item of its own.
     expect(items.map((i) => `${i.title} ${i.facts}`).join('\n')).toMatch(
