@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '@memex/db';
 import { newId } from '@memex/domain';
 import { seed as seedItems } from '../brain/seed';
+import { embeddingsCaughtUp } from '../support/poll-database';
 import { startApp } from '../support/server-process';
 import { fmt, summarize } from '../support/stats';
 
@@ -65,15 +66,10 @@ async function main(): Promise<void> {
   };
   try {
     // Search is measured once the embedding worker has embedded every item, as in use.
-    const embedStarted = Date.now();
-    for (;;) {
-      const { rows } = await pg.query<{ behind: boolean }>(
-        'select embedded_revision < memory_revision as behind from projects',
-      );
-      if (!rows.some((r) => r.behind)) break;
-      if (Date.now() - embedStarted > 300_000) throw new Error('embeddings did not catch up within 5 minutes');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await embeddingsCaughtUp(server.databaseUrl, {
+      ms: 300_000,
+      message: 'embeddings did not catch up within 5 minutes',
+    });
 
     // A cursor 100 pages deep, walked the way the pager walks.
     let cursor = '';

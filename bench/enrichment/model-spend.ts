@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
+import { pollDatabase } from '../support/poll-database';
 import { fmt } from '../support/stats';
 import { freePort, spawnApp, startAllInOne, startApp, type BenchServer } from '../support/server-process';
 
@@ -149,23 +149,16 @@ export async function modelSpend(run: SpendRun): Promise<void> {
     }
     await sessions;
     // Every session caught up, no run holding one, and no call still on its way.
-    const pg = new Client({ connectionString: server.databaseUrl });
-    await pg.connect();
-    try {
-      const deadline = Date.now() + 180_000;
-      for (;;) {
-        const { rows } = await pg.query<{ lagging: number }>(
-          'select count(*)::int as lagging from sessions where enrichment_cursor < last_event_seq',
-        );
-        if (rows[0]!.lagging === 0) break;
-        if (Date.now() > deadline) throw new Error('model spend: sessions did not catch up');
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      // A job still to come back (delayed, or raced) would call the model within this.
-      await new Promise((r) => setTimeout(r, 2 * MODEL_MS + 3000));
-    } finally {
-      await pg.end();
-    }
+    await pollDatabase<{ lagging: number }>(
+      server.databaseUrl,
+      {
+        query: 'select count(*)::int as lagging from sessions where enrichment_cursor < last_event_seq',
+        deadline: { ms: 180_000, message: 'model spend: sessions did not catch up' },
+      },
+      (row) => row!.lagging === 0,
+    );
+    // A job still to come back (delayed, or raced) would call the model within this.
+    await new Promise((r) => setTimeout(r, 2 * MODEL_MS + 3000));
     const total = model.sent.reduce((sum, s) => sum + s.tokens, 0);
     const once = new Map(model.sent.map((s) => [s.window, s.tokens]));
     const distinct = [...once.values()].reduce((sum, t) => sum + t, 0);

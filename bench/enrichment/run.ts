@@ -4,17 +4,11 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import {
-  ProjectRepository,
-  RawEventRepository,
-  createDatabase,
-  createPool,
-  ensureDatabaseExists,
-  migrateToLatest,
-} from '@memex/db';
+import { ProjectRepository, RawEventRepository, createPool } from '@memex/db';
 import { JOBS, QUEUES } from '@memex/queue';
 import { readWindow, type EngineEvent } from '@memex/enrichment';
 import { transcriptToEvents } from '@memex/transcript';
+import { dropDatabaseOn, migratedDatabase } from '../support/databases';
 import { fmt, summarize } from '../support/stats';
 import { freePort, purgePrefix, startAllInOne } from '../support/server-process';
 import { modelSpend } from './model-spend';
@@ -43,9 +37,7 @@ async function throughput(): Promise<void> {
   const name = `memex_bench_enrich_${Date.now()}`;
   const url = new URL(SERVER);
   url.pathname = `/${name}`;
-  await ensureDatabaseExists(url.toString());
-  const db = createDatabase({ url: url.toString(), poolSize: 4 });
-  await migrateToLatest(db, url.toString());
+  const db = await migratedDatabase(url.toString(), 4);
   const pool = createPool({ url: url.toString(), poolSize: 4 });
   const { projectId } = await new ProjectRepository(db).createWithKey('bench');
   const events = new RawEventRepository(pool);
@@ -109,10 +101,7 @@ async function throughput(): Promise<void> {
     connection.disconnect();
     await pool.end();
     await db.destroy();
-    const admin = new Client({ connectionString: SERVER });
-    await admin.connect();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
+    await dropDatabaseOn(SERVER, name);
     await purgePrefix(name);
   }
 }

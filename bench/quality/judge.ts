@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { transcriptPath } from '../support/real-sessions';
 
 /** One fact a teammate must know after a session, as the team labelled it (bench/quality/labels). */
 export interface LabelledFact {
@@ -20,11 +21,18 @@ export interface SessionLabels {
   facts: LabelledFact[];
 }
 
-export function loadLabels(dir: string): SessionLabels[] {
-  return readdirSync(dir)
+const LABELS = join(__dirname, '..', '..', '..', 'bench', 'quality', 'labels');
+
+/**
+ * The team's labels (bench/quality/labels) of the sessions whose transcripts this machine
+ * has: what bench:quality and bench:retrieval both measure.
+ */
+export function labelledSessions(): SessionLabels[] {
+  return readdirSync(LABELS)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as SessionLabels);
+    .map((f) => JSON.parse(readFileSync(join(LABELS, f), 'utf8')) as SessionLabels)
+    .filter((l) => transcriptPath(l.transcript) !== undefined);
 }
 
 export function states(fact: LabelledFact, text: string): boolean {

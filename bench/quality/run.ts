@@ -2,16 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
-  BENCH_ADMIN,
   api,
-  liveItems,
   loadSession,
   skippedWithoutTranscripts,
-  transcriptPath,
+  startForRealSessions,
   type StoredItem,
 } from '../support/real-sessions';
-import { startAllInOne, type BenchServer } from '../support/server-process';
-import { brainLines, itemText, loadLabels, looksLikeJunk, states, type SessionLabels } from './judge';
+import type { BenchServer } from '../support/server-process';
+import { brainLines, itemText, labelledSessions, looksLikeJunk, states, type SessionLabels } from './judge';
 import { judgementKey, loadJudgements, type Judgement, type Verdict } from './judgements';
 
 /**
@@ -25,7 +23,6 @@ import { judgementKey, loadJudgements, type Judgement, type Verdict } from './ju
  */
 
 const ROOT = join(__dirname, '..', '..', '..');
-const LABELS = join(ROOT, 'bench', 'quality', 'labels');
 const JUDGEMENTS = join(ROOT, 'bench', 'quality', 'judgements.json');
 const RUNS = Number(process.env.BENCH_QUALITY_RUNS ?? 3);
 /** Where to write the items no judgement covers yet, for the judges (optional). */
@@ -75,9 +72,8 @@ async function measure(
   run: number,
 ): Promise<Result> {
   const name = labels.transcript.replace(/\.jsonl$/, '');
-  const { apiKey, events } = await loadSession(server, labels.transcript, `${name.slice(0, 190)} #${run}`);
+  const { apiKey, events, items } = await loadSession(server, labels.transcript, `${name.slice(0, 190)} #${run}`);
 
-  const items = await liveItems(server, apiKey);
   const contents = new Map(events.map((e) => [e.eventId, e.content.replace(/\s+/g, ' ')]));
   const verified = (i: Item) =>
     i.evidenceSpans.some((s) => contents.get(s.eventId)?.includes(s.quote.replace(/\s+/g, ' ').trim()) ?? false);
@@ -213,9 +209,9 @@ function sameAcrossRuns(runs: readonly Result[][]): string {
 async function main(): Promise<void> {
   if (skippedWithoutTranscripts('bench:quality')) return;
   if (DUMP) mkdirSync(DUMP, { recursive: true });
-  const labels = loadLabels(LABELS).filter((l) => transcriptPath(l.transcript) !== undefined);
+  const labels = labelledSessions();
   const judgements = loadJudgements(JUDGEMENTS);
-  const server = await startAllInOne('quality', { MEMEX_ADMIN_TOKEN: BENCH_ADMIN, LOG_LEVEL: 'warn' });
+  const server = await startForRealSessions('quality');
   try {
     const runs: Result[][] = [];
     for (let run = 1; run <= Math.max(1, RUNS); run += 1) {

@@ -1,19 +1,17 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { createDatabase } from '@memex/db';
-import { itemText, loadLabels, states, type LabelledFact, type SessionLabels } from '../quality/judge';
+import { itemText, labelledSessions, states, type LabelledFact, type SessionLabels } from '../quality/judge';
 import { seedSearchCorpus } from '../search/corpus';
 import {
-  BENCH_ADMIN,
   api,
-  liveItems,
   loadSession,
   skippedWithoutTranscripts,
-  transcriptPath,
+  startForRealSessions,
   type StoredItem,
 } from '../support/real-sessions';
-import { startAllInOne, type BenchServer } from '../support/server-process';
+import { embeddingsCaughtUp } from '../support/poll-database';
+import type { BenchServer } from '../support/server-process';
 import { fmt } from '../support/stats';
 
 /**
@@ -30,7 +28,6 @@ import { fmt } from '../support/stats';
  */
 
 const ROOT = join(__dirname, '..', '..', '..');
-const LABELS = join(ROOT, 'bench', 'quality', 'labels');
 const QUESTIONS = join(ROOT, 'bench', 'retrieval', 'questions');
 /** The first twelve off-topic queries, and twelve written later to check floors chosen on the first. */
 const NONSENSE = [
@@ -80,9 +77,9 @@ function loadSets(): SessionSet[] {
     const q = JSON.parse(readFileSync(join(QUESTIONS, file), 'utf8')) as { transcript: string; questions: Question[] };
     byTranscript.set(q.transcript, q.questions);
   }
-  return loadLabels(LABELS).flatMap((labels) => {
+  return labelledSessions().flatMap((labels) => {
     const questions = byTranscript.get(labels.transcript);
-    return questions && transcriptPath(labels.transcript) ? [{ labels, questions }] : [];
+    return questions ? [{ labels, questions }] : [];
   });
 }
 
@@ -164,23 +161,8 @@ async function ask(server: BenchServer, project: Project): Promise<Asked[]> {
 }
 
 /** Waits until the embedding sync has caught up with every project's items. */
-async function embedded(databaseUrl: string): Promise<void> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const deadline = Date.now() + 600_000;
-    for (;;) {
-      const { rows } = await client.query<{ lag: boolean }>(
-        'select bool_or(memory_revision <> embedded_revision) as lag from projects',
-      );
-      if (!rows[0]?.lag) return;
-      if (Date.now() > deadline) throw new Error('embedding did not catch up in time');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  } finally {
-    await client.end();
-  }
-}
+const embedded = (databaseUrl: string) =>
+  embeddingsCaughtUp(databaseUrl, { ms: 600_000, message: 'embedding did not catch up in time' });
 
 const ratio = (a: number, b: number, digits = 2) => (b === 0 ? '—' : (a / b).toFixed(digits));
 
@@ -272,18 +254,13 @@ async function nonsense(
 async function main(): Promise<void> {
   if (skippedWithoutTranscripts('bench:retrieval')) return;
   const sets = loadSets();
-  const server = await startAllInOne('retrieval', {
-    MEMEX_ADMIN_TOKEN: BENCH_ADMIN,
-    LOG_LEVEL: 'warn',
-    HYGIENE_INTERVAL_MS: '0',
-    EMBEDDING_POLL_MS: '500',
-  });
+  const server = await startForRealSessions('retrieval', { HYGIENE_INTERVAL_MS: '0', EMBEDDING_POLL_MS: '500' });
   try {
     const projects: Project[] = [];
     for (const set of sets) {
       const name = set.labels.transcript.replace(/\.jsonl$/, '');
-      const { projectId, apiKey } = await loadSession(server, set.labels.transcript, name);
-      projects.push({ set, projectId, apiKey, items: await liveItems(server, apiKey) });
+      const { projectId, apiKey, items } = await loadSession(server, set.labels.transcript, name);
+      projects.push({ set, projectId, apiKey, items });
     }
     await embedded(server.databaseUrl);
     console.log(`bench:retrieval — local engine, local embedder; ${projects.length} real sessions, a project each`);

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { EntityRepository, type DB } from '@memex/db';
-import { newId } from '@memex/domain';
+import { newId, type RawEventInput } from '@memex/domain';
 import { itemEntities, type SourceEvent } from '@memex/entities';
 import { entityWindow } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
@@ -94,13 +94,41 @@ function session(
     result(`p${s}`, 'Tests: 14 passed, 14 total'),
     entry('assistant', [{ type: 'text', text: 'Fixed: the list is guarded now and the tests pass.' }]),
   ];
-  return transcriptToEvents(lines.map((l) => JSON.stringify(l)).join('\n')).map((e): SourceEvent => ({
+  return transcriptToEvents(lines.map((l) => JSON.stringify(l)).join('\n')).map(sourceEvent);
+}
+
+/** An event as the entity store reads it (entityWindow). */
+export function sourceEvent(e: RawEventInput): SourceEvent {
+  return {
     eventId: e.eventId,
     type: e.type,
     occurredAt: Date.parse(e.timestamp),
     content: e.content,
     metadata: e.metadata ?? null,
-  }));
+  };
+}
+
+/** A fix session's item as its memory_items row: an active BugFix, as enrichment would leave it. */
+export function bugFixRow(
+  projectId: string,
+  sessionId: string,
+  item: { itemId: string; title: string; facts: string; files: string[] },
+  updatedAt: Date,
+) {
+  return {
+    id: item.itemId,
+    project_id: projectId,
+    type: 'BugFix',
+    title: item.title,
+    facts: item.facts,
+    files: item.files,
+    schema_key: 'root',
+    confidence: 0.8,
+    status: 'active' as const,
+    session_id: sessionId,
+    importance: 3,
+    updated_at: updatedAt,
+  };
 }
 
 /**
@@ -148,20 +176,7 @@ export async function seedPackCorpus(db: Kysely<DB>, projectId: string, count: n
     items.push(item);
     await db
       .insertInto('memory_items')
-      .values({
-        id: itemId,
-        project_id: projectId,
-        type: 'BugFix',
-        title: item.title,
-        facts: item.facts,
-        files: item.files,
-        schema_key: 'root',
-        confidence: 0.8,
-        status: 'active',
-        session_id: sessionId,
-        importance: 3,
-        updated_at: new Date(),
-      })
+      .values(bugFixRow(projectId, sessionId, item, new Date()))
       .execute();
     const signature = window.errors[0]!.signature;
     queries.push(

@@ -4,7 +4,7 @@ import { newId } from '@memex/domain';
 import { itemEntities } from '@memex/entities';
 import { entityWindow } from '@memex/feature-enrichment';
 import { transcriptToEvents } from '@memex/transcript';
-import { camel, random, transcriptLines } from './pack-corpus';
+import { bugFixRow, camel, random, sourceEvent, transcriptLines } from './pack-corpus';
 
 const WORDS = (
   'invoice payment retry scheduler webhook sender cache warmer token refresh session cookie queue worker ' +
@@ -113,36 +113,12 @@ export async function growPackCorpus(db: Kysely<DB>, projectId: string, target: 
       )
       .execute();
     for (const b of batch) {
-      const source = b.events.map((e) => ({
-        eventId: e.eventId,
-        type: e.type,
-        occurredAt: Date.parse(e.timestamp),
-        content: e.content,
-        metadata: e.metadata ?? null,
-      }));
-      await store.recordWindow(b.projectId, b.sessionId, entityWindow(source, [], last(b)));
+      await store.recordWindow(b.projectId, b.sessionId, entityWindow(b.events.map(sourceEvent), [], last(b)));
       written += b.events.length;
     }
     await db
       .insertInto('memory_items')
-      .values(
-        batch.flatMap((b) =>
-          b.items.map((item) => ({
-            id: item.itemId,
-            project_id: b.projectId,
-            type: 'BugFix',
-            title: item.title,
-            facts: item.facts,
-            files: item.files,
-            schema_key: 'root',
-            confidence: 0.8,
-            status: 'active',
-            session_id: b.sessionId,
-            importance: 3,
-            updated_at: last(b),
-          })),
-        ),
-      )
+      .values(batch.flatMap((b) => b.items.map((item) => bugFixRow(b.projectId, b.sessionId, item, last(b)))))
       .execute();
     for (const b of batch)
       await store.linkItems(

@@ -2,9 +2,10 @@ import { Client } from 'pg';
 import { sql as kysely } from 'kysely';
 import { createDatabase } from '@memex/db';
 import { fmt, summarize } from '../support/stats';
-import { startApp } from '../support/server-process';
+import { embeddingsCaughtUp } from '../support/poll-database';
 import { PACK_QUERY_KINDS, PACK_SESSIONS, seedPackCorpus, type PackQuery } from './pack-corpus';
 import { growPackCorpus } from './pack-growth';
+import { startSearchApp } from './search-app';
 
 type Component = { type: string; source: string; relevanceScore: number };
 
@@ -69,22 +70,12 @@ async function latencies(base: string, key: string, queries: PackQuery[]): Promi
  * sessions: quality of labelled queries naming a file, a function or an error seen before, with
  * the entity store and then without it (emptied: search and recent events alone), and latency.
  */
-export async function measurePack(
-  count: number,
-  withQuality: boolean,
-  embedded: (databaseUrl: string) => Promise<number>,
-): Promise<void> {
-  let queries: PackQuery[] = [];
-  const server = await startApp(
-    `pack${count}`,
-    'memex',
-    async (db, projectId) => {
-      queries = await seedPackCorpus(db, projectId, count);
-    },
-    { HYGIENE_INTERVAL_MS: '0', EMBEDDING_POLL_MS: '500' },
+export async function measurePack(count: number, withQuality: boolean): Promise<void> {
+  const { server, seeded: queries } = await startSearchApp(`pack${count}`, (db, projectId) =>
+    seedPackCorpus(db, projectId, count),
   );
   try {
-    const indexMs = await embedded(server.databaseUrl);
+    const indexMs = await embeddingsCaughtUp(server.databaseUrl);
     console.log(
       `bench:search context pack — ${fmt(count)} items, ${PACK_SESSIONS} real-format sessions in the entity store`,
     );
@@ -116,24 +107,14 @@ export async function measurePack(
  * The grown tables are not analysed before the second run (autovacuum is off for them in the
  * bench's database): the plans must not depend on fresh statistics.
  */
-export async function measurePackGrowth(
-  count: number,
-  events: number,
-  embedded: (databaseUrl: string) => Promise<number>,
-): Promise<void> {
-  let queries: PackQuery[] = [];
-  let projectOf = '';
-  const server = await startApp(
-    `packgrowth${count}`,
-    'memex',
-    async (db, projectId) => {
-      queries = await seedPackCorpus(db, projectId, count);
-      projectOf = projectId;
-    },
-    { HYGIENE_INTERVAL_MS: '0', EMBEDDING_POLL_MS: '500' },
-  );
+export async function measurePackGrowth(count: number, events: number): Promise<void> {
+  const { server, seeded } = await startSearchApp(`packgrowth${count}`, async (db, projectId) => ({
+    queries: await seedPackCorpus(db, projectId, count),
+    projectId,
+  }));
+  const { queries, projectId: projectOf } = seeded;
   try {
-    await embedded(server.databaseUrl);
+    await embeddingsCaughtUp(server.databaseUrl);
     console.log(`bench:search context pack growth — ${fmt(count)} items, then ${fmt(events)} more events`);
     const first = summarize(await latencies(server.url, server.apiKey, queries));
     console.log(`  first:        p50 ${fmt(first.p50, 1)} ms, p99 ${fmt(first.p99, 1)} ms`);
@@ -150,7 +131,7 @@ export async function measurePackGrowth(
       await db.destroy();
     }
     const growMs = performance.now() - started;
-    const embedMs = await embedded(server.databaseUrl);
+    const embedMs = await embeddingsCaughtUp(server.databaseUrl);
     const counts = await rowCounts(server.databaseUrl);
     console.log(
       `  grown by ${fmt(written)} events over 3 projects in ${fmt(growMs / 1000, 1)} s (repositories and SQL in batches), ` +

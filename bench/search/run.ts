@@ -1,8 +1,8 @@
-import { Client } from 'pg';
 import { fmt, summarize } from '../support/stats';
-import { startApp } from '../support/server-process';
-import { PER_KIND, QUERY_KINDS, seedSearchCorpus, type LabelledQuery } from './corpus';
+import { embeddingsCaughtUp } from '../support/poll-database';
+import { PER_KIND, QUERY_KINDS, seedSearchCorpus } from './corpus';
 import { measurePack, measurePackGrowth } from './pack';
+import { startSearchApp } from './search-app';
 
 type Mode = 'fulltext' | 'vector' | 'hybrid';
 
@@ -22,36 +22,12 @@ async function search(
   return { ids: body.results.map((r) => r.itemId), ms: performance.now() - started };
 }
 
-/** Waits for the embedding worker to catch up with the seeded items. */
-async function embedded(databaseUrl: string): Promise<number> {
-  const started = performance.now();
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    for (;;) {
-      const { rows } = await client.query<{ lag: boolean }>(
-        'select bool_or(memory_revision <> embedded_revision) as lag from projects',
-      );
-      if (!rows[0]?.lag) return performance.now() - started;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 async function measure(count: number, quality: boolean): Promise<void> {
-  let queries: LabelledQuery[] = [];
-  const server = await startApp(
-    `search${count}`,
-    'memex',
-    async (db, projectId) => {
-      queries = await seedSearchCorpus(db, projectId, count);
-    },
-    { HYGIENE_INTERVAL_MS: '0', EMBEDDING_POLL_MS: '500' },
+  const { server, seeded: queries } = await startSearchApp(`search${count}`, (db, projectId) =>
+    seedSearchCorpus(db, projectId, count),
   );
   try {
-    const indexMs = await embedded(server.databaseUrl);
+    const indexMs = await embeddingsCaughtUp(server.databaseUrl);
     console.log(`bench:search — ${fmt(count)} items, all-in-one process, postgres vector store, local embedder`);
     console.log(`  embedded by the worker in ${fmt(indexMs / 1000, 1)} s`);
     if (quality) {
@@ -114,10 +90,10 @@ async function main(): Promise<void> {
     await measure(large, process.env.BENCH_QUALITY_LARGE === '1');
   }
   if (part !== 'search' && part !== 'growth') {
-    await measurePack(10_000, true, embedded);
-    await measurePack(large, process.env.BENCH_QUALITY_LARGE === '1', embedded);
+    await measurePack(10_000, true);
+    await measurePack(large, process.env.BENCH_QUALITY_LARGE === '1');
   }
-  if (part !== 'search') await measurePackGrowth(10_000, Number(process.env.BENCH_GROWTH_EVENTS ?? 100_000), embedded);
+  if (part !== 'search') await measurePackGrowth(10_000, Number(process.env.BENCH_GROWTH_EVENTS ?? 100_000));
 }
 
 void main();

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import type { ItemView, RawEventInput } from '@memex/domain';
 import { transcriptToEvents } from '@memex/transcript';
-import type { BenchServer } from './server-process';
+import { pollDatabase } from './poll-database';
+import { startAllInOne, type BenchServer } from './server-process';
 
 /**
  * Real Claude Code sessions, sent through the events API the way the hooks send them, each into
@@ -52,29 +52,32 @@ function batches(events: RawEventInput[]): RawEventInput[][] {
   return out;
 }
 
-async function enriched(databaseUrl: string, projectId: string, timeoutMs = 120_000): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await db.query<{ behind: number }>(
+/** Waits until enrichment has read every session of the project to its last event. */
+function enriched(databaseUrl: string, projectId: string): Promise<number> {
+  return pollDatabase<{ behind: number }>(
+    databaseUrl,
+    {
+      query:
         'select count(*)::int as behind from sessions where project_id = $1 and enrichment_cursor < last_event_seq',
-        [projectId],
-      );
-      if (rows[0]!.behind === 0) return;
-      if (Date.now() > deadline) throw new Error('enrichment did not catch up in time');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } finally {
-    await db.end();
-  }
+      values: [projectId],
+      everyMs: 100,
+      deadline: { ms: 120_000, message: 'enrichment did not catch up in time' },
+    },
+    (row) => row!.behind === 0,
+  );
+}
+
+/** The all-in-one process the real sessions go into, taking BENCH_ADMIN to make their projects. */
+export function startForRealSessions(label: string, env: Record<string, string> = {}): Promise<BenchServer> {
+  return startAllInOne(label, { MEMEX_ADMIN_TOKEN: BENCH_ADMIN, LOG_LEVEL: 'warn', ...env });
 }
 
 export interface LoadedSession {
   projectId: string;
   apiKey: string;
   events: RawEventInput[];
+  /** The project's live items once enrichment has read the whole session. */
+  items: StoredItem[];
 }
 
 /** One transcript into a new project, completed, and enriched to its end. */
@@ -97,7 +100,7 @@ export async function loadSession(
   }
   await api(server, `/api/v2/sessions/${sessionId}/complete`, apiKey, { method: 'POST', body: '{}' });
   await enriched(server.databaseUrl, projectId);
-  return { projectId, apiKey, events };
+  return { projectId, apiKey, events, items: await liveItems(server, apiKey) };
 }
 
 /** The project's live items (superseded and archived ones are out of the memory a session loads). */

@@ -1,20 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { sql, type Kysely } from 'kysely';
-import {
-  ProjectRepository,
-  createDatabase,
-  createEmbeddedDatabase,
-  ensureDatabaseExists,
-  migrateInProcess,
-  migrateToLatest,
-  type DB,
-} from '@memex/db';
+import { ProjectRepository, createEmbeddedDatabase, type DB } from '@memex/db';
 import { deleteQueuePrefix } from '@memex/queue';
+import { dropDatabaseOn, migratedDatabase, migratedEmbeddedDatabase } from './databases';
+import { freePort } from './free-port';
+
+export { freePort };
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -35,14 +30,6 @@ export interface BenchServer {
   child: ChildProcess;
   peakRssMb(): number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Deletes a bench run's queue keys from Redis. */
@@ -95,18 +82,12 @@ async function countOn(databaseUrl: string, table: string): Promise<number> {
 /** RSS and teardown of a benchmarked process: stop it, drop its database, purge its queue keys. */
 function handle(child: ChildProcess, serverUrl: string, name: string) {
   return {
-    peakRssMb(): number {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-    },
+    peakRssMb: () => peakRss(child),
     async stop(): Promise<void> {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      const admin = new Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      await dropDatabaseOn(serverUrl, name);
       await purgePrefix(name);
     },
   };
@@ -123,8 +104,7 @@ export async function startEmbedded(
   const home = mkdtempSync(join(tmpdir(), 'memex-bench-home-'));
   let seededKey: string | undefined;
   if (seed) {
-    const db = await createEmbeddedDatabase(join(home, 'pgdata'));
-    await migrateInProcess(db);
+    const db = await migratedEmbeddedDatabase(join(home, 'pgdata'));
     const { apiKey, projectId } = await new ProjectRepository(db).createWithKey('bench');
     await seed(db, projectId);
     await db.destroy();
@@ -146,7 +126,7 @@ export async function startEmbedded(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await bannerOf(child);
+  await bannerOf(child, 'Memex is running');
   const startMs = performance.now() - started;
   const apiKey =
     seededKey ?? (JSON.parse(readFileSync(join(home, 'local-project.json'), 'utf8')) as { apiKey: string }).apiKey;
@@ -182,12 +162,13 @@ export async function startEmbedded(
   };
 }
 
-function bannerOf(child: ChildProcess): Promise<void> {
+/** Resolves once the process has printed `banner` (its stdout piped), rejects if it exits first. */
+function bannerOf(child: ChildProcess, banner: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('Memex is running')) resolve();
+      if (out.includes(banner)) resolve();
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
   });
@@ -209,14 +190,7 @@ export async function startAllInOne(
   const stateDir = mkdtempSync(join(tmpdir(), 'memex-bench-'));
   const port = await freePort();
   const child = spawnApp(entry, run, port, { MEMEX_LOCAL_STATE_DIR: stateDir, ...env }, 'pipe');
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('local API key')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code} before it was ready`)));
-  });
+  await bannerOf(child, 'local API key');
   const startMs = performance.now() - started;
   const { apiKey } = JSON.parse(readFileSync(join(stateDir, 'local-project.json'), 'utf8')) as { apiKey: string };
   return {
@@ -243,9 +217,7 @@ export async function startApp(
   env: Record<string, string> = {},
 ): Promise<BenchServer> {
   const run = benchRun(label);
-  await ensureDatabaseExists(run.databaseUrl);
-  const db = createDatabase({ url: run.databaseUrl, poolSize: 2 });
-  await migrateToLatest(db, run.databaseUrl);
+  const db = await migratedDatabase(run.databaseUrl, 2);
   const { apiKey, projectId } = await new ProjectRepository(db).createWithKey('bench');
   await seed?.(db, projectId);
   await db.destroy();

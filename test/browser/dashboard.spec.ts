@@ -5,7 +5,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ModelUsageRepository, ProjectRepository } from '@memex/db';
 import { generateApiKey } from '@memex/domain';
 import { request } from '../support/http';
-import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
+import { startAllInOne, type RunningProcess } from '../support/processes';
 import { ADMIN_TOKEN, TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 
@@ -84,23 +84,17 @@ beforeAll(async () => {
   });
   // An embedded database is the one process's that runs on it: the test lets go of it first.
   if (database.home) await database.db.destroy();
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = runEntry('apps/memex/src/main.js', {
+  ({ run: server, url } = await startAllInOne({
     ...(database.home
       ? { MEMEX_MODE: 'embedded', MEMEX_HOME: database.home }
       : { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
     MEMEX_ADMIN_TOKEN: ADMIN_TOKEN,
     MEMEX_LOCAL_STATE_DIR: state,
     HYGIENE_INTERVAL_MS: '0',
     ENRICHMENT_DEBOUNCE_MS: '200',
     DB_POOL_SIZE: '4',
     LLM_DAILY_TOKENS: '50000',
-  });
-  await waitForHttp(`${url}/health/ready`, 30_000);
+  }));
 
   const create = (body: Record<string, unknown>) =>
     api<{ itemId: string }>('/api/v2/memory-items', { body }).then((i) => i.itemId);

@@ -1,6 +1,7 @@
 import { IngestApiModule } from '../../apps/ingest-api/src';
 import { textOfLength } from '../../libs/redaction/src/adversarial.fixture';
 import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
+import { storedEventsOf } from '../support/events';
 import { event, request } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
 import { probeUrl, probesWithin } from '../../bench/support/live-prober';
@@ -40,13 +41,7 @@ async function postWhileProbing(sessionId: string, unit: string, token: string) 
 }
 
 async function storedContents(sessionId: string): Promise<string[]> {
-  const rows = await ctx.database.db
-    .selectFrom('raw_events')
-    .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
-    .select('raw_events.content')
-    .where('sessions.external_id', '=', sessionId)
-    .execute();
-  return rows.map((r) => r.content);
+  return (await storedEventsOf(ctx.database.db, sessionId)).map((r) => r.content);
 }
 
 describe('a 4.8 MB adversarial batch', () => {

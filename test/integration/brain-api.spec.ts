@@ -12,7 +12,24 @@ import { waitFor } from '../support/wait';
 import { brainApi, type BrainBody, type Item } from '../support/brain-api';
 
 const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule]);
-const { url, key, create, brain } = brainApi(ctx);
+const { url, key, create, patch, brain } = brainApi(ctx);
+
+/** Runs `use` on a database connection of its own, as another process holds one; closed after. */
+async function onOwnConnection(use: (client: Client) => Promise<void>): Promise<void> {
+  const client = new Client({ connectionString: ctx.database.url });
+  await client.connect();
+  try {
+    await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits (2 s at most) until the brain stops answering 304 to `etag`, then expects it to say `text`. */
+async function expectAnnounced(etag: string | null, text: string): Promise<void> {
+  await waitFor(async () => (await brain('', { 'if-none-match': etag! })).status === 200, 2000);
+  expect((await brain()).text).toContain(text);
+}
 
 describe('brain', () => {
   let decision: Item;
@@ -49,19 +66,18 @@ describe('brain', () => {
     async () => {
       const first = await brain();
       // Hold every item row: a revalidation that read them would wait here.
-      const locker = new Client({ connectionString: ctx.database.url });
-      await locker.connect();
-      await locker.query('begin');
-      await locker.query('lock table memory_items in access exclusive mode');
-      try {
-        const again = await brain('', { 'if-none-match': first.etag! });
-        expect(again.status).toBe(304);
-        expect(again.text).toBe('');
-        expect(again.etag).toBe(first.etag);
-      } finally {
-        await locker.query('rollback');
-        await locker.end();
-      }
+      await onOwnConnection(async (locker) => {
+        await locker.query('begin');
+        await locker.query('lock table memory_items in access exclusive mode');
+        try {
+          const again = await brain('', { 'if-none-match': first.etag! });
+          expect(again.status).toBe(304);
+          expect(again.text).toBe('');
+          expect(again.etag).toBe(first.etag);
+        } finally {
+          await locker.query('rollback');
+        }
+      });
     },
   );
 
@@ -85,21 +101,13 @@ describe('brain', () => {
 
   it('shows any change to the items in the next response: an edit, a deprecation, enrichment', async () => {
     const before = await brain();
-    const edit = await request<Item>(url(`/api/v2/memory-items/${decision.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { title: 'Use PostgreSQL for everything, queues included' },
-    });
+    const edit = await patch<Item>(decision.itemId, { title: 'Use PostgreSQL for everything, queues included' });
     expect(edit.status).toBe(200);
     const afterEdit = await brain('', { 'if-none-match': before.etag! });
     expect(afterEdit.status).toBe(200);
     expect(afterEdit.text).toContain('queues included');
 
-    const deprecate = await request(url(`/api/v2/memory-items/${decision.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'deprecate', reason: 'we moved queues to Redis' },
-    });
+    const deprecate = await patch(decision.itemId, { action: 'deprecate', reason: 'we moved queues to Redis' });
     expect(deprecate.status).toBe(200);
     expect((await brain()).text).not.toContain('queues included');
 
@@ -123,8 +131,7 @@ describe('brain', () => {
       .set((eb) => ({ memory_revision: eb('memory_revision', '+', 1) }))
       .where('id', '=', ctx.project.projectId)
       .execute();
-    await waitFor(async () => (await brain('', { 'if-none-match': before.etag! })).status === 200, 2000);
-    expect((await brain()).text).toContain('Renamed behind its back');
+    await expectAnnounced(before.etag, 'Renamed behind its back');
   });
 
   itServerOnly(
@@ -132,36 +139,27 @@ describe('brain', () => {
     'another process and a listening connection to cut',
     async () => {
       const before = await brain();
-      const other = new Client({ connectionString: ctx.database.url });
-      await other.connect();
-      try {
-        await other.query(
-          `update memory_items set title = 'Renamed elsewhere' where project_id = $1 and type = 'Convention'`,
-          [ctx.project.projectId],
-        );
-        await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
-          ctx.project.projectId,
-        ]);
-        await waitFor(async () => (await brain('', { 'if-none-match': before.etag! })).status === 200, 2000);
-        expect((await brain()).text).toContain('Renamed elsewhere');
+      await onOwnConnection(async (other) => {
+        const renameConvention = async (title: string) => {
+          await other.query(`update memory_items set title = $2 where project_id = $1 and type = 'Convention'`, [
+            ctx.project.projectId,
+            title,
+          ]);
+          await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
+            ctx.project.projectId,
+          ]);
+        };
+        await renameConvention('Renamed elsewhere');
+        await expectAnnounced(before.etag, 'Renamed elsewhere');
 
         // The listening connection dies: nothing cached is trusted, every read asks the database.
         await other.query(
           `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'memex-brain-revisions' and datname = current_database()`,
         );
         const cached = await brain();
-        await other.query(
-          `update memory_items set title = 'Renamed while deaf' where project_id = $1 and type = 'Convention'`,
-          [ctx.project.projectId],
-        );
-        await other.query('update projects set memory_revision = memory_revision + 1 where id = $1', [
-          ctx.project.projectId,
-        ]);
-        await waitFor(async () => (await brain('', { 'if-none-match': cached.etag! })).status === 200, 2000);
-        expect((await brain()).text).toContain('Renamed while deaf');
-      } finally {
-        await other.end();
-      }
+        await renameConvention('Renamed while deaf');
+        await expectAnnounced(cached.etag, 'Renamed while deaf');
+      });
     },
   );
 

@@ -47,6 +47,15 @@ function caughtUp(session: { id: string; last_event_seq: number }): Promise<void
   });
 }
 
+/** Sends a session's events through the ingest API, as the hooks do; it takes them for enrichment. */
+async function postEvents(sessionId: string, events: unknown[]): Promise<void> {
+  const res = await request(`${ctx.server.url}/api/v2/events`, {
+    key: ctx.project.apiKey,
+    body: { sessionId, events },
+  });
+  expect(res.status).toBe(202);
+}
+
 async function paidCalls(): Promise<number> {
   const usage = await ctx.database.db.selectFrom('llm_usage').select('calls').execute();
   return usage.reduce((n, u) => n + u.calls, 0);
@@ -63,11 +72,7 @@ describeServerOnly(
 
       const first = await startWorker();
       try {
-        const res = await request(`${ctx.server.url}/api/v2/events`, {
-          key: ctx.project.apiKey,
-          body: { sessionId: 'crash', events },
-        });
-        expect(res.status).toBe(202);
+        await postEvents('crash', events);
         // The worker is inside the job, waiting on the model, when it dies.
         await waitFor(() => llm.requests.length === 1);
         first.child.kill('SIGKILL');
@@ -121,11 +126,7 @@ describeServerOnly(
       });
       const asked = llm.requests.length;
       const callsBefore = await paidCalls();
-      const res = await request(`${ctx.server.url}/api/v2/events`, {
-        key: ctx.project.apiKey,
-        body: { sessionId: 'answered', events },
-      });
-      expect(res.status).toBe(202);
+      await postEvents('answered', events);
       const session = await ctx.database.db
         .selectFrom('sessions')
         .selectAll()
@@ -194,11 +195,7 @@ describeServerOnly(
       const asked = llm.requests.length;
       const worker = await startWorker();
       try {
-        const res = await request(`${ctx.server.url}/api/v2/events`, {
-          key: ctx.project.apiKey,
-          body: { sessionId: 'drain', events },
-        });
-        expect(res.status).toBe(202);
+        await postEvents('drain', events);
         await waitFor(() => llm.requests.length === asked + 1);
         worker.child.kill('SIGTERM');
         // Nest re-raises the signal once its shutdown hooks (the worker's close) are done; 1 would be the forced exit.

@@ -8,6 +8,16 @@ import { describeServerOnly, itServerOnly } from '../support/mode';
 const METRICS_TOKEN = 'test-metrics-token-0123456789';
 const ctx = useTestApp([IngestApiModule], { redisProxy: true, env: { METRICS_TOKEN } });
 
+/** Asks /health/ready every 100 ms, at most `tries` times, until it answers 200: its last status. */
+async function readyWithin(tries: number): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < tries && status !== 200; i += 1) {
+    await new Promise((r) => setTimeout(r, 100));
+    status = (await request(`${ctx.server.url}/health/ready`)).status;
+  }
+  return status;
+}
+
 describe('health', () => {
   itServerOnly(
     'survives its idle database connections being killed',
@@ -42,12 +52,7 @@ describe('health', () => {
     });
     ctx.redisProxy.restore();
 
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await request(`${ctx.server.url}/health/ready`)).status;
-    }
-    expect(status).toBe(200);
+    expect(await readyWithin(50)).toBe(200);
   });
 });
 
@@ -137,11 +142,6 @@ describeServerOnly('a Redis that stops answering', 'cuts Redis', () => {
     } finally {
       ctx.redisProxy.restore();
     }
-    let status = 0;
-    for (let i = 0; i < 100 && status !== 200; i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await request(`${ctx.server.url}/health/ready`)).status;
-    }
-    expect(status).toBe(200);
+    expect(await readyWithin(100)).toBe(200);
   });
 });

@@ -8,7 +8,13 @@ import { changeOf, hygieneRuns, type Proposal, type Run } from '../support/hygie
 const ctx = useTestApp([BrainApiModule, HygieneWorkerModule], {
   env: { HYGIENE_INTERVAL_MS: '0', HYGIENE_CONCURRENCY: '2' },
 });
-const { url, db, startRun, finished } = hygieneRuns(ctx);
+const { url, db, startRun, finished, revert } = hygieneRuns(ctx);
+
+/** Reopens an item by hand and archives it again: two later moves, whatever a change left. */
+async function reopenAndArchive(id: string): Promise<void> {
+  await db().updateTable('memory_items').set({ status: 'active' }).where('id', '=', id).execute();
+  await db().updateTable('memory_items').set({ status: 'archived' }).where('id', '=', id).execute();
+}
 
 describe('hygiene passes', () => {
   const ids: Record<string, string> = {};
@@ -93,10 +99,7 @@ describe('hygiene passes', () => {
   });
 
   it('a dry-run change cannot be reverted: it was never made', async () => {
-    const res = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${dryRun.changes[0]!.changeId}/revert`), {
-      key: ctx.project.apiKey,
-      body: {},
-    });
+    const res = await revert(dryRun.changes[0]!.changeId);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CHANGE_NOT_REVERTIBLE');
   });
@@ -152,10 +155,7 @@ describe('hygiene passes', () => {
 
   it('reverting a change puts the item back, once, and later passes leave it be', async () => {
     const change = changeOf(applied, ids.oldFact!)!;
-    const res = await request<{ changeId: string }>(url(`/api/v2/hygiene/changes/${change.changeId}/revert`), {
-      key: ctx.project.apiKey,
-      body: { reason: 'still true' },
-    });
+    const res = await revert<{ changeId: string }>(change.changeId, { reason: 'still true' });
     expect(res.status).toBe(200);
     expect(await itemStatus(db(), ids.oldFact!)).toBe('active');
     const history = await db()
@@ -170,10 +170,7 @@ describe('hygiene passes', () => {
       reason: `revert of hygiene change ${change.changeId} (stale-by-age): still true`,
     });
 
-    const again = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${change.changeId}/revert`), {
-      key: ctx.project.apiKey,
-      body: {},
-    });
+    const again = await revert(change.changeId);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CHANGE_NOT_REVERTIBLE');
 
@@ -184,12 +181,8 @@ describe('hygiene passes', () => {
 
   it('a revert never undoes a later change of the item', async () => {
     const change = changeOf(applied, ids.conflictB!)!;
-    await db().updateTable('memory_items').set({ status: 'active' }).where('id', '=', ids.conflictB!).execute();
-    await db().updateTable('memory_items').set({ status: 'archived' }).where('id', '=', ids.conflictB!).execute();
-    const res = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${change.changeId}/revert`), {
-      key: ctx.project.apiKey,
-      body: {},
-    });
+    await reopenAndArchive(ids.conflictB!);
+    const res = await revert(change.changeId);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('ITEM_CHANGED_SINCE');
     expect(res.body.error.details.fields).toContain('status');
@@ -200,12 +193,8 @@ describe('hygiene passes', () => {
     const change = changeOf(applied, ids.codeMap!)!;
     expect(change.to).toBe('archived');
     // Reopened by hand and archived again: the status equals what the change left, but it is a later move.
-    await db().updateTable('memory_items').set({ status: 'active' }).where('id', '=', ids.codeMap!).execute();
-    await db().updateTable('memory_items').set({ status: 'archived' }).where('id', '=', ids.codeMap!).execute();
-    const res = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${change.changeId}/revert`), {
-      key: ctx.project.apiKey,
-      body: {},
-    });
+    await reopenAndArchive(ids.codeMap!);
+    const res = await revert(change.changeId);
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'ITEM_CHANGED_SINCE', details: { fields: ['status_changed_at'] } });
   });
@@ -249,10 +238,7 @@ describe('hygiene passes', () => {
     expect(history.reason).toBe('hygiene near-duplicate');
 
     // The merge goes back whole: reverting the absorbed item's change also restores the kept one.
-    const undo = await request<{ changeId: string; changeIds: string[] }>(
-      url(`/api/v2/hygiene/changes/${res.body.changeIds[1]}/revert`),
-      { key: ctx.project.apiKey, body: {} },
-    );
+    const undo = await revert<{ changeId: string; changeIds: string[] }>(res.body.changeIds[1]);
     expect(undo.status).toBe(200);
     expect(undo.body.changeIds).toHaveLength(2);
     expect(undo.body.changeIds[0]).toBe(undo.body.changeId);
@@ -264,18 +250,12 @@ describe('hygiene passes', () => {
     expect(after.find((r) => r.id === ids.twinA)).toMatchObject({ status: 'active', merged_from: [] });
     expect(after.find((r) => r.id === ids.twinA)!.evidence_refs).toHaveLength(1);
     expect(after.find((r) => r.id === ids.twinB)).toMatchObject({ status: 'active', superseded_by: null });
-    const other = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${res.body.changeIds[0]}/revert`), {
-      key: ctx.project.apiKey,
-      body: {},
-    });
+    const other = await revert(res.body.changeIds[0]);
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('CHANGE_NOT_REVERTIBLE');
 
     // Undoing the undo redoes the whole merge, never half of it.
-    const redo = await request<{ changeIds: string[] }>(
-      url(`/api/v2/hygiene/changes/${undo.body.changeIds[0]}/revert`),
-      { key: ctx.project.apiKey, body: {} },
-    );
+    const redo = await revert<{ changeIds: string[] }>(undo.body.changeIds[0]);
     expect(redo.status).toBe(200);
     expect(redo.body.changeIds).toHaveLength(2);
     const again = await db()
@@ -304,10 +284,7 @@ describe('hygiene passes', () => {
       .set({ tags: ['ops'] })
       .where('id', '=', keep)
       .execute();
-    const undo = await request<ErrorBody>(url(`/api/v2/hygiene/changes/${res.body.changeIds[1]}/revert`), {
-      key: ctx.project.apiKey,
-      body: {},
-    });
+    const undo = await revert(res.body.changeIds[1]);
     expect(undo.status).toBe(409);
     expect(undo.body.error).toMatchObject({ code: 'ITEM_CHANGED_SINCE', details: { itemId: keep, fields: ['tags'] } });
     expect(await itemStatus(db(), gone)).toBe('superseded');

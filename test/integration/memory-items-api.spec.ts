@@ -8,7 +8,7 @@ import { randomOf } from '../../libs/redaction/src/secret-corpus.fixture';
 import { brainApi, type Item } from '../support/brain-api';
 
 const ctx = useTestApp([BrainApiModule, EnrichmentWorkerModule]);
-const { url, key, create, brain, revision } = brainApi(ctx);
+const { url, key, create, patch, brain, revision } = brainApi(ctx);
 
 describe('memory items', () => {
   it('lists with filters and cursor pagination', async () => {
@@ -40,11 +40,7 @@ describe('memory items', () => {
     });
     expect(confident.body.items.map((i) => i.title).sort()).toEqual(['Paged work 3', 'Paged work 4']);
     const dropped = await create({ type: 'Decision', title: 'Queue jobs in PostgreSQL', facts: 'Moved to Redis.' });
-    const deprecate = await request(url(`/api/v2/memory-items/${dropped.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'deprecate', reason: 'we moved queues to Redis' },
-    });
+    const deprecate = await patch(dropped.itemId, { action: 'deprecate', reason: 'we moved queues to Redis' });
     expect(deprecate.status).toBe(200);
     const archived = await request<{ items: Item[] }>(url('/api/v2/memory-items?status=archived&type=Decision'), {
       key: key(),
@@ -55,12 +51,8 @@ describe('memory items', () => {
 
   it('returns an item with its history, every change recorded with who and why', async () => {
     const todo = await create({ type: 'Todo', title: 'Write the runbook', facts: 'For on-call.' });
-    await request(url(`/api/v2/memory-items/${todo.itemId}`), { key: key(), method: 'PATCH', body: { importance: 4 } });
-    await request(url(`/api/v2/memory-items/${todo.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'resolve', reason: 'runbook merged' },
-    });
+    await patch(todo.itemId, { importance: 4 });
+    await patch(todo.itemId, { action: 'resolve', reason: 'runbook merged' });
     const res = await request<{
       item: Item;
       history: Array<{ change: string; reason: string | null; actorType: string }>;
@@ -73,11 +65,7 @@ describe('memory items', () => {
     ]);
     expect(res.body.history.every((h) => h.actorType === 'user')).toBe(true);
 
-    const reopened = await request<Item>(url(`/api/v2/memory-items/${todo.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'reopen' },
-    });
+    const reopened = await patch<Item>(todo.itemId, { action: 'reopen' });
     expect(reopened.body.resolvedAt).toBeNull();
   });
 
@@ -91,11 +79,7 @@ describe('memory items', () => {
       evidence: [{ eventId: 'ev-1', quote: `the key is ${stripe}` }],
       tags: ['billing'],
     });
-    await request(url(`/api/v2/memory-items/${item.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { rationale: `rotated from ${stripe}`, reason: `leaked ${stripe}` },
-    });
+    await patch(item.itemId, { rationale: `rotated from ${stripe}`, reason: `leaked ${stripe}` });
     const res = await request<{ item: Record<string, unknown>; history: unknown[] }>(
       url(`/api/v2/memory-items/${item.itemId}`),
       { key: key() },
@@ -121,21 +105,13 @@ describe('memory items', () => {
   it('refuses an illegal move with 409 naming the allowed moves, changing nothing', async () => {
     const item = await create({ type: 'Decision', title: 'Monorepo with Nx', facts: 'One repository.' });
     const before = await revision();
-    const approve = await request<ErrorBody>(url(`/api/v2/memory-items/${item.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'approve' },
-    });
+    const approve = await patch<ErrorBody>(item.itemId, { action: 'approve' });
     expect(approve.status).toBe(409);
     expect(approve.body.error).toMatchObject({
       code: 'ILLEGAL_STATUS_TRANSITION',
       details: { from: 'active', to: 'active', allowed: ['stale', 'superseded', 'review', 'archived'] },
     });
-    const resolve = await request<ErrorBody>(url(`/api/v2/memory-items/${item.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'resolve' },
-    });
+    const resolve = await patch<ErrorBody>(item.itemId, { action: 'resolve' });
     expect(resolve.status).toBe(409);
     expect(await revision()).toBe(before);
   });
@@ -148,11 +124,7 @@ describe('memory items', () => {
     });
     await ctx.database.db.updateTable('memory_items').set({ status: 'review' }).where('id', '=', item.itemId).execute();
     const before = await revision();
-    const res = await request<Item>(url(`/api/v2/memory-items/${item.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { action: 'approve' },
-    });
+    const res = await patch<Item>(item.itemId, { action: 'approve' });
     expect(res.body.status).toBe('active');
     expect(await revision()).toBe(before + 1);
   });
@@ -181,12 +153,8 @@ describe('memory items', () => {
     const other = await ctx.server.app.get(ProjectRepository).createWithKey('other');
     const theirs = await create({ type: 'Decision', title: 'Their decision', facts: 'Private.' }, other.apiKey);
     expect((await request(url(`/api/v2/memory-items/${theirs.itemId}`), { key: key() })).status).toBe(404);
-    const patch = await request(url(`/api/v2/memory-items/${theirs.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { title: 'Mine now' },
-    });
-    expect(patch.status).toBe(404);
+    const edit = await patch(theirs.itemId, { title: 'Mine now' });
+    expect(edit.status).toBe(404);
     const bulk = await request(url('/api/v2/memory-items/bulk'), {
       key: key(),
       body: { ids: [theirs.itemId], action: 'deprecate' },
@@ -203,11 +171,7 @@ describe('memory items', () => {
 
   it('judges an action on the item as the request leaves it', async () => {
     const bug = await create({ type: 'BugFix', title: 'Flaky login test', facts: 'Times out on CI.' });
-    const res = await request<ErrorBody>(url(`/api/v2/memory-items/${bug.itemId}`), {
-      key: key(),
-      method: 'PATCH',
-      body: { type: 'Decision', action: 'resolve' },
-    });
+    const res = await patch<ErrorBody>(bug.itemId, { type: 'Decision', action: 'resolve' });
     expect(res.status).toBe(409);
     const unchanged = await request<{ item: Item }>(url(`/api/v2/memory-items/${bug.itemId}`), { key: key() });
     expect(unchanged.body.item).toMatchObject({ type: 'BugFix', resolvedAt: null });

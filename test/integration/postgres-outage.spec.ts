@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ProjectRepository } from '@memex/db';
 import { request, type ErrorBody } from '../support/http';
-import { freePort, runEntry, waitForHttp, type RunningProcess } from '../support/processes';
+import { startAllInOne, type RunningProcess } from '../support/processes';
 import { TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { SERVER_URL, createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
@@ -29,15 +29,10 @@ const stateDir = mkdtempSync(join(tmpdir(), 'memex-outage-'));
 beforeAll(async () => {
   database = await createTestDatabase();
   ({ apiKey } = await new ProjectRepository(database.db).createWithKey('outage'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  run = runEntry('apps/memex/src/main.js', {
+  ({ run, url: base } = await startAllInOne({
     DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
     DB_POOL_SIZE: '6',
     ENRICHMENT_DEBOUNCE_MS: '200',
     // A job that ran out of attempts while its connections were killed is made good by the
@@ -45,8 +40,7 @@ beforeAll(async () => {
     RECONCILE_INTERVAL_MS: '1000',
     RECONCILE_GRACE_MS: '500',
     MEMEX_LOCAL_STATE_DIR: stateDir,
-  });
-  await waitForHttp(`${base}/health/ready`, 30_000);
+  }));
 }, 40_000);
 
 afterAll(async () => {

@@ -8,30 +8,33 @@ import { describeServerOnly, itServerOnly } from '../support/mode';
 
 const INGEST = 'apps/ingest-api/src/main.js';
 
+/** Runs ingest-api on `env`, expecting it to exit 1 with one line on stderr: that line, and all of stderr. */
+async function stopsWithOneLine(env: Record<string, string>): Promise<{ line: string; stderr: string }> {
+  const run = runEntry(INGEST, env);
+  expect(await run.exited).toEqual({ code: 1, signal: null });
+  const lines = run.stderr().trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return { line: lines[0]!, stderr: run.stderr() };
+}
+
 describe('start-up', () => {
   it('stops with one line naming an unreachable PostgreSQL and how to start it, password hidden', async () => {
-    const run = runEntry(INGEST, {
+    const { line, stderr } = await stopsWithOneLine({
       DATABASE_URL: 'postgres://memex:s3cret@127.0.0.1:1/memex',
       REDIS_URL: TEST_REDIS_URL,
     });
-    expect(await run.exited).toEqual({ code: 1, signal: null });
-    const lines = run.stderr().trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('cannot reach PostgreSQL at postgres://memex:***@127.0.0.1:1/memex');
-    expect(lines[0]).toContain('start it with');
-    expect(run.stderr()).not.toContain('s3cret');
+    expect(line).toContain('cannot reach PostgreSQL at postgres://memex:***@127.0.0.1:1/memex');
+    expect(line).toContain('start it with');
+    expect(stderr).not.toContain('s3cret');
   });
 
   itServerOnly(
     'stops with one line naming an unreachable Redis and how to start it',
     'reaches PostgreSQL first',
     async () => {
-      const run = runEntry(INGEST, { REDIS_URL: 'redis://127.0.0.1:1' });
-      expect(await run.exited).toEqual({ code: 1, signal: null });
-      const lines = run.stderr().trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('cannot reach Redis at redis://127.0.0.1:1');
-      expect(lines[0]).toContain('redis-server');
+      const { line } = await stopsWithOneLine({ REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(line).toContain('cannot reach Redis at redis://127.0.0.1:1');
+      expect(line).toContain('redis-server');
     },
   );
 
@@ -39,14 +42,11 @@ describe('start-up', () => {
     'says a refused login is a login problem, not a server to start',
     'needs a PostgreSQL server to refuse the login',
     async () => {
-      const run = runEntry(INGEST, {
+      const { line } = await stopsWithOneLine({
         DATABASE_URL: 'postgres://no_such_role_memex@127.0.0.1:5432/memex',
         REDIS_URL: TEST_REDIS_URL,
       });
-      expect(await run.exited).toEqual({ code: 1, signal: null });
-      const lines = run.stderr().trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/refused the login \(28000\): check the user and password in DATABASE_URL/);
+      expect(line).toMatch(/refused the login \(28000\): check the user and password in DATABASE_URL/);
     },
   );
 

@@ -1,6 +1,6 @@
 import { BrainApiModule } from '../../apps/brain-api/src';
 import { IngestApiModule } from '../../apps/ingest-api/src';
-import { fixtureEvents } from '../support/claude-code-fixtures';
+import { fixtureRawEvents } from '../support/claude-code-fixtures';
 import { storeEvents } from '../support/events';
 import { request, type ErrorBody } from '../support/http';
 import { useTestApp } from '../support/use-test-app';
@@ -19,13 +19,7 @@ type Pack = {
 };
 
 beforeAll(async () => {
-  const events = fixtureEvents('mixed-task-agent.jsonl').map((e) => ({
-    eventId: e.eventId,
-    type: e.type as 'prompt',
-    timestamp: new Date(e.occurredAt).toISOString(),
-    content: e.content,
-    ...(e.metadata ? { metadata: e.metadata } : {}),
-  }));
+  const events = fixtureRawEvents('mixed-task-agent.jsonl');
   await storeEvents(ctx.server.app, ctx.project.projectId, 'session-mix-001', events);
 });
 

@@ -5,6 +5,13 @@ const rule = require('../../tools/eslint/module-boundaries.cjs');
 
 const ROOT = join(__dirname, '..', '..');
 const file = (path: string) => join(ROOT, path);
+/** A file whose import the rule refuses, with the message it must give (and the rule's options, if any). */
+const refused = (path: string, code: string, messageId: string, options?: unknown[]) => ({
+  filename: file(path),
+  code,
+  errors: [{ messageId }],
+  ...(options ? { options } : {}),
+});
 const tester = new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } });
 
 // The projects and their layer tags are the repository's own (read from project.json).
@@ -24,41 +31,14 @@ tester.run('module-boundaries', rule, {
     },
   ],
   invalid: [
-    {
-      filename: file('apps/memex/src/main.ts'),
-      code: "import { BrainApiModule } from '../../brain-api/src';",
-      errors: [{ messageId: 'app' }],
-    },
-    {
-      filename: file('libs/feature-brain/src/x.ts'),
-      code: "export * from '../../../apps/brain-api/src';",
-      errors: [{ messageId: 'app' }],
-    },
-    {
-      filename: file('libs/search/src/x.ts'),
-      code: "import { MemoryItemRepository } from '@memex/db';",
-      errors: [{ messageId: 'layer' }],
-    },
-    {
-      filename: file('libs/db/src/x.ts'),
-      code: "import { SearchService } from '@memex/feature-search';",
-      errors: [{ messageId: 'layer' }],
-    },
-    {
-      filename: file('libs/server/src/x.ts'),
-      code: "const db = require('../../db/src');",
-      errors: [{ messageId: 'relative' }],
-    },
-    {
-      filename: file('libs/feature-items/src/x.ts'),
-      code: "const m = import('../../feature-brain/src/brain.service');",
-      errors: [{ messageId: 'relative' }],
-    },
-    {
-      filename: file('apps/dashboard/src/x.ts'),
-      code: "import { a } from '../../../libs/db/src';",
-      options: [{ relativeInto: ['layer:pure'] }],
-      errors: [{ messageId: 'relative' }],
-    },
+    refused('apps/memex/src/main.ts', "import { BrainApiModule } from '../../brain-api/src';", 'app'),
+    refused('libs/feature-brain/src/x.ts', "export * from '../../../apps/brain-api/src';", 'app'),
+    refused('libs/search/src/x.ts', "import { MemoryItemRepository } from '@memex/db';", 'layer'),
+    refused('libs/db/src/x.ts', "import { SearchService } from '@memex/feature-search';", 'layer'),
+    refused('libs/server/src/x.ts', "const db = require('../../db/src');", 'relative'),
+    refused('libs/feature-items/src/x.ts', "const m = import('../../feature-brain/src/brain.service');", 'relative'),
+    refused('apps/dashboard/src/x.ts', "import { a } from '../../../libs/db/src';", 'relative', [
+      { relativeInto: ['layer:pure'] },
+    ]),
   ],
 });

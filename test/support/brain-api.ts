@@ -23,6 +23,11 @@ export function brainApi(ctx: TestAppContext) {
     return res.body;
   }
 
+  /** PATCHes a memory item (an edit, or an action such as deprecate) with the project's key: the answer, whatever it is. */
+  function patch<T = unknown>(itemId: string, body: Record<string, unknown>) {
+    return request<T>(url(`/api/v2/memory-items/${itemId}`), { key: key(), method: 'PATCH', body });
+  }
+
   async function brain(query = '', headers: Record<string, string> = {}) {
     const response = await fetch(url(`/api/v2/brain${query}`), {
       headers: { authorization: `Bearer ${key()}`, ...headers },
@@ -45,5 +50,5 @@ export function brainApi(ctx: TestAppContext) {
     return row.memory_revision;
   }
 
-  return { url, key, create, brain, revision };
+  return { url, key, create, patch, brain, revision };
 }

@@ -1,4 +1,4 @@
-import { request } from './http';
+import { request, type ErrorBody } from './http';
 import type { TestAppContext } from './use-test-app';
 import { waitFor } from './wait';
 
@@ -62,5 +62,10 @@ export function hygieneRuns(ctx: TestAppContext) {
     return run!;
   }
 
-  return { url, db, startRun, finished };
+  /** Asks for a change to be reverted, with the file's project key: the answer, whatever it is. */
+  function revert<T = ErrorBody>(changeId: string | undefined, body: { reason?: string } = {}) {
+    return request<T>(url(`/api/v2/hygiene/changes/${changeId}/revert`), { key: ctx.project.apiKey, body });
+  }
+
+  return { url, db, startRun, finished, revert };
 }

@@ -1,16 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-export const DIST = join(__dirname, '..', '..', 'dist');
+import { freePort } from '../../bench/support/free-port';
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
+
+export const DIST = join(__dirname, '..', '..', 'dist');
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -52,6 +47,15 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The all-in-one process (`npm start`'s entry) on a free port with `env`, once it answers ready: it and its URL. */
+export async function startAllInOne(env: Record<string, string>): Promise<{ run: RunningProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const run = runEntry('apps/memex/src/main.js', { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env });
+  await waitForHttp(`${url}/health/ready`, 30_000);
+  return { run, url };
 }
 
 export const MEMEX_BIN = join(__dirname, '..', '..', 'bin', 'memex');

@@ -4,15 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Kysely } from 'kysely';
-import {
-  createDatabase,
-  createEmbeddedDatabase,
-  ensureDatabaseExists,
-  migrateInProcess,
-  migrateToLatest,
-  type DB,
-} from '@memex/db';
+import type { DB } from '@memex/db';
 import { embeddedDataDir } from '@memex/server';
+import { dropDatabaseOn, migratedDatabase, migratedEmbeddedDatabase } from '../../bench/support/databases';
 import { EMBEDDED } from './mode';
 
 export const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,14 +30,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function dropDatabase(name: string): Promise<void> {
-  const admin = new Client({ connectionString: databaseUrl('postgres') });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await admin.end();
-  }
+export function dropDatabase(name: string): Promise<void> {
+  return dropDatabaseOn(databaseUrl('postgres'), name);
 }
 
 /**
@@ -85,9 +73,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (EMBEDDED) return createEmbeddedTestDatabase();
   const name = uniqueName('memex_test');
   const url = databaseUrl(name);
-  await ensureDatabaseExists(url);
-  const db = createDatabase({ url, poolSize: 4 });
-  await migrateToLatest(db, url);
+  const db = await migratedDatabase(url, 4);
   return {
     url,
     db,
@@ -104,8 +90,7 @@ async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
   // The global setup's migrated cluster, copied: a fresh initdb per file costs seconds of CPU.
   const template = process.env.MEMEX_TEST_PGLITE_TEMPLATE;
   if (template && existsSync(template)) cpSync(template, dataDir, { recursive: true });
-  const db = await createEmbeddedDatabase(dataDir);
-  await migrateInProcess(db);
+  const db = await migratedEmbeddedDatabase(dataDir);
   return {
     url: '',
     home,

@@ -44,13 +44,7 @@ export function useTestApp(
       ...(typeof options.env === 'function' ? options.env() : options.env),
     };
     if (options.redisProxy && !context.database.home) {
-      const redis = new URL(TEST_REDIS_URL);
-      context.redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-      // The same URL (its database index, user and password) through the proxy.
-      const proxied = new URL(TEST_REDIS_URL);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(context.redisProxy.port);
-      env.REDIS_URL = proxied.toString();
+      ({ proxy: context.redisProxy, url: env.REDIS_URL } = await proxied(TEST_REDIS_URL, 6379));
     }
     let databaseUrl = context.database.url;
     if (options.ownRole && !context.database.home) {
@@ -58,12 +52,7 @@ export function useTestApp(
       databaseUrl = await grantRole(context.database.url, context.databaseRole);
     }
     if (options.databaseProxy && !context.database.home) {
-      const direct = new URL(databaseUrl);
-      context.databaseProxy = await new TcpProxy(direct.hostname, Number(direct.port || 5432)).start();
-      const proxied = new URL(databaseUrl);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(context.databaseProxy.port);
-      databaseUrl = proxied.toString();
+      ({ proxy: context.databaseProxy, url: databaseUrl } = await proxied(databaseUrl, 5432));
     }
     const target = context.database.home ? databaseEnv(context.database) : { DATABASE_URL: databaseUrl };
     context.server = await startTestApp(features, { ...env, ...target });
@@ -81,4 +70,13 @@ export function useTestApp(
   });
 
   return context;
+}
+
+/** A cuttable proxy in front of the server at `url`, and the same URL (its database, user and password) through it. */
+async function proxied(url: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const through = new URL(url);
+  const proxy = await new TcpProxy(through.hostname, Number(through.port || defaultPort)).start();
+  through.hostname = '127.0.0.1';
+  through.port = String(proxy.port);
+  return { proxy, url: through.toString() };
 }

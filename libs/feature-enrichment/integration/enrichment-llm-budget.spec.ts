@@ -1,29 +1,34 @@
 import { ModelUsageRepository, ProjectRepository } from '@memex/db';
 import { rawEvent, storeEvents } from '../../../test/support/events';
-import { modelAnswer } from '../../../test/support/scripted-llm';
+import type { Step } from '../../../test/support/scripted-llm';
 import { decisionEvent, item, useScriptedEnrichment } from './scripted-enrichment';
 
-const { llm, ctx, service, itemsOf, actorsOf } = useScriptedEnrichment();
+const { llm, ctx, service, itemsOf, actorsOf, answeredSession } = useScriptedEnrichment();
+
+/**
+ * A project of its own (`name`) whose first session's model call used `usage`, and its second
+ * session, saying `next`, stored after that call: the report of the call and the second session.
+ */
+async function afterSpending(name: string, usage: Step['usage'], next: string) {
+  const other = await ctx.server.app.get(ProjectRepository).createWithKey(name);
+  const d = decisionEvent();
+  const evidence = [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }];
+  const s1 = await answeredSession(`${name}-1`, [d], [item({ evidence })], { usage }, other.projectId);
+  const spent = await service().enrichSession(other.projectId, s1, `run-${name}-1`);
+  const s2 = await storeEvents(ctx.server.app, other.projectId, `${name}-2`, [rawEvent('prompt', next)]);
+  return { other, spent, s2 };
+}
 
 describe('a model within its daily budgets', () => {
   it('falls back to the local engine once a project has spent its daily token budget', async () => {
-    const other = await ctx.server.app.get(ProjectRepository).createWithKey('budget');
-    const d = decisionEvent();
-    const s1 = await storeEvents(ctx.server.app, other.projectId, 'budget-1', [d]);
-    llm.enqueue({
-      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
-      usage: { prompt_tokens: 99_000, completion_tokens: 2_000 },
-    });
-    expect(await service().enrichSession(other.projectId, s1, 'run-b1')).toMatchObject({
-      engine: 'openai',
-      fallback: null,
-    });
-
-    const s2 = await storeEvents(ctx.server.app, other.projectId, 'budget-2', [
-      rawEvent('prompt', 'Always validate webhook signatures before parsing the body.'),
-    ]);
+    const { other, spent, s2 } = await afterSpending(
+      'budget',
+      { prompt_tokens: 99_000, completion_tokens: 2_000 },
+      'Always validate webhook signatures before parsing the body.',
+    );
+    expect(spent).toMatchObject({ engine: 'openai', fallback: null });
     const calls = llm.requests.length;
-    const report = await service().enrichSession(other.projectId, s2, 'run-b2');
+    const report = await service().enrichSession(other.projectId, s2, 'run-budget-2');
     expect(report).toMatchObject({ fallback: 'daily-token-budget', created: 1, tokens: 0 });
     expect(llm.requests).toHaveLength(calls);
     const [local] = await itemsOf(s2);
@@ -70,20 +75,14 @@ describe('a model within its daily budgets', () => {
   });
 
   it('falls back to the local engine once a project has spent its daily money budget', async () => {
-    const other = await ctx.server.app.get(ProjectRepository).createWithKey('money');
-    const d = decisionEvent();
-    const s1 = await storeEvents(ctx.server.app, other.projectId, 'money-1', [d]);
     // 60,000 tokens at $10 a million: $0.60, past the $0.50 budget and well within the token one.
-    llm.enqueue({
-      content: modelAnswer([item({ evidence: [{ eventId: d.eventId, quote: 'PostgreSQL as the only datastore' }] })]),
-      usage: { prompt_tokens: 50_000, completion_tokens: 10_000 },
-    });
-    await service().enrichSession(other.projectId, s1, 'run-m1');
-    const s2 = await storeEvents(ctx.server.app, other.projectId, 'money-2', [
-      rawEvent('prompt', 'Never log request bodies in the webhook handler.'),
-    ]);
+    const { other, s2 } = await afterSpending(
+      'money',
+      { prompt_tokens: 50_000, completion_tokens: 10_000 },
+      'Never log request bodies in the webhook handler.',
+    );
     const calls = llm.requests.length;
-    expect(await service().enrichSession(other.projectId, s2, 'run-m2')).toMatchObject({
+    expect(await service().enrichSession(other.projectId, s2, 'run-money-2')).toMatchObject({
       fallback: 'daily-cost-budget',
       created: 1,
     });

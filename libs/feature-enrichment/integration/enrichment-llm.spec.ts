@@ -7,14 +7,15 @@ import { ADMIN_TOKEN } from '../../../test/support/test-app';
 import { waitFor } from '../../../test/support/wait';
 import { decisionEvent, item, todoEvent, useScriptedEnrichment } from './scripted-enrichment';
 
-const { llm, ctx, service, itemsOf, actorsOf } = useScriptedEnrichment();
+const { llm, ctx, service, itemsOf, actorsOf, answeredSession } = useScriptedEnrichment();
 
 describe('enrichment with an OpenAI-compatible model', () => {
   it('stores what the model found, with verified evidence, and records the tokens', async () => {
     const [d, t] = [decisionEvent(), todoEvent()];
-    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'good', [d, t]);
-    llm.enqueue({
-      content: modelAnswer([
+    const sessionId = await answeredSession(
+      'good',
+      [d, t],
+      [
         item({ evidence: [{ eventId: d.eventId, quote: 'keep PostgreSQL as the only datastore' }] }),
         item({
           type: 'Todo',
@@ -25,9 +26,9 @@ describe('enrichment with an OpenAI-compatible model', () => {
           importance: 3,
           evidence: [{ eventId: t.eventId, quote: 'rotate the webhook signing   secret' }],
         }),
-      ]),
-      usage: { prompt_tokens: 900, completion_tokens: 120 },
-    });
+      ],
+      { usage: { prompt_tokens: 900, completion_tokens: 120 } },
+    );
 
     const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-good');
     expect(report).toMatchObject({ engine: 'openai', created: 2, rejected: 0, tokens: 1020, modelCalls: 1 });
@@ -70,17 +71,18 @@ describe('enrichment with an OpenAI-compatible model', () => {
 
   it('reads a session in one run at a time: a job that finds it held comes back later, and the window is paid for once', async () => {
     const d = decisionEvent();
-    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'held', [d]);
     // A slow model, so the second job arrives while the first run is waiting for it.
-    llm.enqueue({
-      content: modelAnswer([
+    const sessionId = await answeredSession(
+      'held',
+      [d],
+      [
         item({
           dedupHint: 'decision:database:held-session',
           evidence: [{ eventId: d.eventId, quote: 'keep PostgreSQL as the only datastore' }],
         }),
-      ]),
-      delayMs: 800,
-    });
+      ],
+      { delayMs: 800 },
+    );
     // The app's own worker takes the job while the first run waits for the model.
     const first = service().enrichSession(ctx.project.projectId, sessionId, 'run-first');
     await waitFor(async () => llm.requests.length === 1);
@@ -100,9 +102,10 @@ describe('enrichment with an OpenAI-compatible model', () => {
       'response',
       "Fixed. Exit code 1\n(eval):1: parse error near '(' came from the heredoc; we decided to quote the commit message instead.",
     );
-    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'junk-titles', [d]);
-    llm.enqueue({
-      content: modelAnswer([
+    const sessionId = await answeredSession(
+      'junk-titles',
+      [d],
+      [
         item({
           dedupHint: 'bugfix:shell:eval-parse-error',
           type: 'BugFix',
@@ -114,8 +117,8 @@ describe('enrichment with an OpenAI-compatible model', () => {
           title: 'Quote the commit message instead of a heredoc',
           evidence: [{ eventId: d.eventId, quote: 'we decided to quote the commit message instead' }],
         }),
-      ]),
-    });
+      ],
+    );
     const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-junk');
     expect(report).toMatchObject({ created: 1, rejected: 1, rejectedBy: { 'junk-title': 1 } });
     expect((await itemsOf(sessionId)).map((i) => i.title)).toEqual(['Quote the commit message instead of a heredoc']);
@@ -126,9 +129,10 @@ describe('enrichment with an OpenAI-compatible model', () => {
 
   it('rejects items whose quotes are not in the events, or that cite events outside the batch', async () => {
     const d = decisionEvent();
-    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'hallucinated', [d]);
-    llm.enqueue({
-      content: modelAnswer([
+    const sessionId = await answeredSession(
+      'hallucinated',
+      [d],
+      [
         item({
           dedupHint: 'decision:cache:redis',
           title: 'Use Redis',
@@ -144,8 +148,8 @@ describe('enrichment with an OpenAI-compatible model', () => {
           title: 'Short quote',
           evidence: [{ eventId: d.eventId, quote: 'PostgreSQL' }],
         }),
-      ]),
-    });
+      ],
+    );
     const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-bad-spans');
     expect(report).toMatchObject({
       created: 0,
@@ -253,16 +257,17 @@ describe('enrichment with an OpenAI-compatible model', () => {
       'response',
       'We are moving search out of PostgreSQL into Meilisearch, so PostgreSQL is no longer the only datastore.',
     );
-    const sessionId = await storeEvents(ctx.server.app, ctx.project.projectId, 'supersede', [e]);
-    llm.enqueue({
-      content: modelAnswer([
+    const sessionId = await answeredSession(
+      'supersede',
+      [e],
+      [
         item({
           title: 'Search moves to Meilisearch; PostgreSQL stays primary',
           facts: 'Search runs on Meilisearch; PostgreSQL remains the primary datastore.',
           evidence: [{ eventId: e.eventId, quote: 'moving search out of PostgreSQL into Meilisearch' }],
         }),
-      ]),
-    });
+      ],
+    );
     const report = await service().enrichSession(ctx.project.projectId, sessionId, 'run-supersede');
     expect(llm.requests[0]?.messages[1]?.content).toContain('- decision:database:postgres-only-datastore (Decision)');
     expect(report).toMatchObject({ created: 1, superseded: 1 });

@@ -1,6 +1,7 @@
 import { EnrichmentModule, EnrichmentService } from '@memex/feature-enrichment';
-import { rawEvent } from '../../../test/support/events';
-import { ScriptedLlm } from '../../../test/support/scripted-llm';
+import type { RawEventInput } from '@memex/domain';
+import { rawEvent, storeEvents } from '../../../test/support/events';
+import { ScriptedLlm, modelAnswer, type Step } from '../../../test/support/scripted-llm';
 import { useTestApp } from '../../../test/support/use-test-app';
 
 /**
@@ -51,7 +52,23 @@ export function useScriptedEnrichment() {
     return rows.map((r) => r.actor);
   }
 
-  return { llm, ctx, service, itemsOf, actorsOf };
+  /**
+   * Stores a session of `events` and queues the model's answer for its window: `items`, sent
+   * as `step` says (slowly, with its usage). The session's id.
+   */
+  async function answeredSession(
+    name: string,
+    events: RawEventInput[],
+    items: unknown[],
+    step: Omit<Step, 'content'> = {},
+    projectId = ctx.project.projectId,
+  ): Promise<string> {
+    const sessionId = await storeEvents(ctx.server.app, projectId, name, events);
+    llm.enqueue({ content: modelAnswer(items), ...step });
+    return sessionId;
+  }
+
+  return { llm, ctx, service, itemsOf, actorsOf, answeredSession };
 }
 
 export const decisionEvent = () =>

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventsModule } from '@memex/feature-events';
 import { INGEST_LIMITS } from '@memex/domain';
 import { event, request, type ErrorBody } from '../../../test/support/http';
-import { storeEvents } from '../../../test/support/events';
+import { storeEvents, storedEventsOf } from '../../../test/support/events';
 import { ADMIN_TOKEN, startTestApp } from '../../../test/support/test-app';
 import { useTestApp } from '../../../test/support/use-test-app';
 import { itServerOnly } from '../../../test/support/mode';
@@ -13,14 +13,7 @@ const post = (body: unknown, k: string | undefined = ctx.project.apiKey) =>
   request(`${ctx.server.url}/api/v2/events`, { key: k, body });
 
 async function storedEventIds(sessionExternalId: string): Promise<string[]> {
-  const rows = await ctx.database.db
-    .selectFrom('raw_events')
-    .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
-    .select('raw_events.event_id')
-    .where('sessions.external_id', '=', sessionExternalId)
-    .orderBy('raw_events.seq')
-    .execute();
-  return rows.map((r) => r.event_id);
+  return (await storedEventsOf(ctx.database.db, sessionExternalId)).map((r) => r.event_id);
 }
 
 async function jobsFor(sessionExternalId: string) {
@@ -342,13 +335,7 @@ describe('redaction on ingest', () => {
       ],
     });
     expect(res.status).toBe(202);
-    const rows = await ctx.database.db
-      .selectFrom('raw_events')
-      .innerJoin('sessions', 'sessions.id', 'raw_events.session_id')
-      .select(['raw_events.content', 'raw_events.metadata', 'sessions.branch'])
-      .where('sessions.external_id', '=', 'sess-secret')
-      .orderBy('raw_events.seq')
-      .execute();
+    const rows = await storedEventsOf(ctx.database.db, 'sess-secret');
     expect(rows.map((r) => r.content)).toEqual([
       'export GH_TOKEN=[REDACTED:github-token] and postgres://app:[REDACTED:password]@db/app',
       expect.any(String),

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newId } from '@memex/domain';
-import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
+import { fixtureRawEvents } from '../../../test/support/claude-code-fixtures';
 import { storeEvents } from '../../../test/support/events';
 import { useTestApp } from '../../../test/support/use-test-app';
 import { connect, httpTransport, stdioClientTransport, textOf } from './mcp-clients';
@@ -18,12 +18,9 @@ describe('memex_context_pack with a session, a strategy and filters', () => {
   type Pack = { content: string; strategy: { depthLimit: number; budgetAllocation: Record<string, number> } };
 
   beforeAll(async () => {
-    const events = fixtureEvents('mixed-task-agent.jsonl').map((e) => ({
+    const events = fixtureRawEvents('mixed-task-agent.jsonl').map((e) => ({
+      ...e,
       eventId: `${session}-${e.eventId}`,
-      type: e.type as 'prompt',
-      timestamp: new Date(e.occurredAt).toISOString(),
-      content: e.content,
-      ...(e.metadata ? { metadata: e.metadata } : {}),
     }));
     await storeEvents(ctx.server.app, ctx.project.projectId, session, events);
   });

@@ -1,6 +1,6 @@
 import { SearchModule } from '@memex/feature-search';
 import { EnrichmentService, EnrichmentModule } from '@memex/feature-enrichment';
-import { fixtureEvents } from '../../../test/support/claude-code-fixtures';
+import { fixtureRawEvents } from '../../../test/support/claude-code-fixtures';
 import { storeEvents } from '../../../test/support/events';
 import { request, type ErrorBody } from '../../../test/support/http';
 import { useTestApp } from '../../../test/support/use-test-app';
@@ -47,13 +47,7 @@ async function pack(body: Record<string, unknown>) {
 
 beforeAll(async () => {
   const { projectId } = ctx.project;
-  const events = fixtureEvents('fix-type-errors.jsonl').map((e) => ({
-    eventId: e.eventId,
-    type: e.type as 'prompt',
-    timestamp: new Date(e.occurredAt).toISOString(),
-    content: e.content,
-    ...(e.metadata ? { metadata: e.metadata } : {}),
-  }));
+  const events = fixtureRawEvents('fix-type-errors.jsonl');
   const sessionId = await storeEvents(ctx.server.app, projectId, 'fix-type-errors', events);
   await ctx.server.app.get(EnrichmentService).enrichSession(projectId, sessionId, 'run-pack');
 });

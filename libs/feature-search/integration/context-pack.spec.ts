@@ -7,7 +7,7 @@ import { useTestApp } from '../../../test/support/use-test-app';
 import { useSearchFixture, type Pack } from './search-fixture';
 
 const ctx = useTestApp([SearchModule, ItemsModule, EnrichmentModule], { env: { EMBEDDING_POLL_MS: '200' } });
-const { url, key, create, indexed, ids } = useSearchFixture(ctx);
+const { url, key, indexedItems, ids } = useSearchFixture(ctx);
 
 describe('POST /api/v2/context-pack', () => {
   beforeAll(async () => {
@@ -35,12 +35,11 @@ describe('POST /api/v2/context-pack', () => {
   });
 
   it('reaches the kind of memory a question asks for, though it shares no word with it', async () => {
-    const convention = await create({
+    const [convention] = await indexedItems({
       type: 'Convention',
       title: 'Commit headers are 72 characters or fewer',
       facts: 'Subjects in the imperative; a body after a blank line says why.',
     });
-    await indexed();
     const res = await request<Pack>(url('/api/v2/context-pack'), {
       key: key(),
       body: { query: 'how should I format commit messages here?', maxTokens: 600, filters: { includeRecent: false } },

@@ -48,6 +48,16 @@ export function useSearchFixture(ctx: TestAppContext) {
     });
   }
 
+  /** Creates the items in turn and waits until search has indexed them: their ids, in order. */
+  async function indexedItems<B extends Array<Record<string, unknown>>>(
+    ...bodies: B
+  ): Promise<{ [K in keyof B]: string }> {
+    const created: string[] = [];
+    for (const body of bodies) created.push(await create(body));
+    await indexed();
+    return created as { [K in keyof B]: string };
+  }
+
   async function search(query: string): Promise<SearchBody> {
     const res = await request<SearchBody>(url(`/api/v2/search?${query}`), { key: key() });
     expect(res.status).toBe(200);
@@ -89,5 +99,5 @@ export function useSearchFixture(ctx: TestAppContext) {
     await indexed();
   });
 
-  return { url, key, create, indexed, search, ids };
+  return { url, key, create, indexed, indexedItems, search, ids };
 }

@@ -8,7 +8,7 @@ import { useTestApp } from '../../../test/support/use-test-app';
 import { useSearchFixture, type SearchBody } from './search-fixture';
 
 const ctx = useTestApp([SearchModule, ItemsModule, EnrichmentModule], { env: { EMBEDDING_POLL_MS: '200' } });
-const { url, key, create, indexed, search, ids } = useSearchFixture(ctx);
+const { url, key, create, indexed, indexedItems, search, ids } = useSearchFixture(ctx);
 
 describe('GET /api/v2/search', () => {
   it('full text ranks by words, with a highlighted snippet', async () => {
@@ -29,13 +29,12 @@ describe('GET /api/v2/search', () => {
   });
 
   it('finds a dotted name by one part, and a path by a folder', async () => {
-    const id = await create({
+    const [id] = await indexedItems({
       type: 'BugFix',
       title: 'Telemetry blocked the exit',
       facts:
         'posthog.NewWithConfig() now gets a 100ms ShutdownTimeout; see .claude/skills/golang/SKILL.md and cached_data.',
     });
-    await indexed();
     for (const q of ['posthog', 'skills golang', 'shutdown timeout', 'cached']) {
       const body = await search(`q=${encodeURIComponent(q)}&mode=fulltext`);
       expect({ q, found: body.results.map((r) => r.itemId) }).toEqual({ q, found: [id] });
@@ -50,12 +49,11 @@ describe('GET /api/v2/search', () => {
   });
 
   it('takes no contraction or auxiliary "do" for a match (real nonsense queries of bench:retrieval)', async () => {
-    const gc = await create({
+    const [gc] = await indexedItems({
       type: 'Decision',
       title: 'Auto-GC stays off in the worktree',
       facts: "Disabling auto-GC won't lose any data, but it will cause disk bloat. Ok let's do it and create a PR.",
     });
-    await indexed();
     for (const q of ['who won the 1998 football world cup', 'when do tulips bloom in Holland']) {
       const body = await search(`q=${encodeURIComponent(q)}`);
       expect({ q, results: body.results }).toEqual({ q, results: [] });
@@ -64,13 +62,14 @@ describe('GET /api/v2/search', () => {
   });
 
   it('weighs a word by how many items hold it now, not when it was last searched', async () => {
-    const zebra = await create({
-      type: 'ImplementationFact',
-      title: 'Zebracorn parser',
-      facts: 'The zebracorn parser reads tabs.',
-    });
-    await create({ type: 'ImplementationFact', title: 'Axolotl cache', facts: 'The axolotl cache keeps a day.' });
-    await indexed();
+    const [zebra] = await indexedItems(
+      {
+        type: 'ImplementationFact',
+        title: 'Zebracorn parser',
+        facts: 'The zebracorn parser reads tabs.',
+      },
+      { type: 'ImplementationFact', title: 'Axolotl cache', facts: 'The axolotl cache keeps a day.' },
+    );
     const share = async () =>
       (await search('q=zebracorn%20axolotl&mode=fulltext')).results.find((r) => r.itemId === zebra)!.scores.fullText!;
     const before = await share();
@@ -124,8 +123,7 @@ describe('GET /api/v2/search', () => {
   });
 
   it('re-embeds an item when its text changes', async () => {
-    const id = await create({ type: 'Convention', title: 'Naming', facts: 'Use kebab-case file names.' });
-    await indexed();
+    const [id] = await indexedItems({ type: 'Convention', title: 'Naming', facts: 'Use kebab-case file names.' });
     const stored = () =>
       ctx.database.db
         .selectFrom('item_embeddings')
@@ -151,8 +149,7 @@ describe('GET /api/v2/search', () => {
   });
 
   it('never shows an item archived a moment ago, before the vector store hears of it', async () => {
-    const id = await create({ type: 'Todo', title: 'Quokka import', facts: 'Import the quokka census files.' });
-    await indexed();
+    const [id] = await indexedItems({ type: 'Todo', title: 'Quokka import', facts: 'Import the quokka census files.' });
     expect((await search('q=quokka%20census&mode=vector')).results[0]?.itemId).toBe(id);
     const archived = await request(url(`/api/v2/memory-items/${id}`), {
       method: 'PATCH',
@@ -195,17 +192,18 @@ describe('GET /api/v2/search', () => {
   });
 
   it('an excluded word keeps its items out, from vectors too', async () => {
-    const redis = await create({
-      type: 'ImplementationFact',
-      title: 'Wombat limiter counts in Redis',
-      facts: 'The wombat rate limiter keeps its counters in Redis.',
-    });
-    const memory = await create({
-      type: 'ImplementationFact',
-      title: 'Wombat limiter counts in memory',
-      facts: 'The wombat rate limiter keeps its counters in process memory.',
-    });
-    await indexed();
+    const [redis, memory] = await indexedItems(
+      {
+        type: 'ImplementationFact',
+        title: 'Wombat limiter counts in Redis',
+        facts: 'The wombat rate limiter keeps its counters in Redis.',
+      },
+      {
+        type: 'ImplementationFact',
+        title: 'Wombat limiter counts in memory',
+        facts: 'The wombat rate limiter keeps its counters in process memory.',
+      },
+    );
     const both = await search('q=wombat%20limiter%20counters&mode=vector');
     expect(both.results.map((r) => r.itemId)).toEqual(expect.arrayContaining([redis, memory]));
     for (const mode of ['vector', 'hybrid', 'fulltext']) {
@@ -220,13 +218,14 @@ describe('GET /api/v2/search', () => {
   });
 
   it('fills the page when a row the vector store still lists is left out', async () => {
-    const gone = await create({ type: 'Todo', title: 'Platypus ledger', facts: 'Platypus ledger export.' });
-    const kept = await create({
-      type: 'Todo',
-      title: 'Ledger exports',
-      facts: 'The platypus team wants its ledger exports as CSV files.',
-    });
-    await indexed();
+    const [gone, kept] = await indexedItems(
+      { type: 'Todo', title: 'Platypus ledger', facts: 'Platypus ledger export.' },
+      {
+        type: 'Todo',
+        title: 'Ledger exports',
+        facts: 'The platypus team wants its ledger exports as CSV files.',
+      },
+    );
     const before = await search('q=platypus%20ledger&mode=vector&limit=1');
     expect(before.results.map((r) => r.itemId)).toEqual([gone]);
     // Archived behind the embedding worker's back (no revision bump): the store keeps `gone`
