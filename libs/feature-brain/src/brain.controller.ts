@@ -1,7 +1,7 @@
-import { Controller, Get, Headers, Query, Res, UseGuards } from '@nestjs/common';
+import { Get, Headers, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { brainQuerySchema, summaryQuerySchema } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopedController, ZodPipe } from '@memex/server';
 import { BrainService } from './brain.service';
 
 /** The ETag of a representation: JSON and markdown are different bytes, so different tags. */
@@ -34,8 +34,7 @@ async function represent(
   else await reply.send(value);
 }
 
-@Controller('api/v2/brain')
-@UseGuards(ProjectScopeGuard)
+@ProjectScopedController('brain')
 export class BrainController {
   constructor(private readonly brains: BrainService) {}
 

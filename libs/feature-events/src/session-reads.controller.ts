@@ -1,15 +1,14 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Get, Param, Query } from '@nestjs/common';
 import { SessionRepository } from '@memex/db';
 import { DomainError, eventParamsSchema, listSessionsQuerySchema, type ListSessionsQuery } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopedController, ZodPipe } from '@memex/server';
 
 /**
  * What was captured, read back: a project's sessions and one event by its id (the evidence of
  * an item names its events so). Served here, beside the writes, because the Ingress sends
  * `/api/v2/events` and `/api/v2/sessions` to ingest-api.
  */
-@Controller('api/v2')
-@UseGuards(ProjectScopeGuard)
+@ProjectScopedController()
 export class SessionReadsController {
   constructor(private readonly sessions: SessionRepository) {}
 

@@ -1,16 +1,15 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import { EntityRepository } from '@memex/db';
 import { DomainError, sessionParamsSchema } from '@memex/domain';
 import { TASK_EVENTS, TASK_TOOLS, asSourceEvent, taskStack } from '@memex/entities';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopedController, ZodPipe } from '@memex/server';
 
 /**
  * A session's task frames (spec/context-assembly.md "Stack-Based Context"), read from its
  * TodoWrite lists and Task/Agent calls: the root goal, the path to the current frame, and
  * what finished. Served beside the session reads, where the Ingress sends `/api/v2/sessions`.
  */
-@Controller('api/v2')
-@UseGuards(ProjectScopeGuard)
+@ProjectScopedController()
 export class SessionTasksController {
   constructor(private readonly entities: EntityRepository) {}
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { MemoryItemAdminRepository } from '@memex/db';
 import {
   bulkItemsBodySchema,
@@ -18,7 +18,7 @@ import {
   type ListItemsQuery,
   type PatchItemBody,
 } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopedController, ZodPipe } from '@memex/server';
 import { ItemCurationService } from './item-curation.service';
 import { ManualItemService } from './manual-items.service';
 
@@ -28,8 +28,7 @@ const ACTOR = 'api';
  * Browse, edit, approve, deprecate, archive, restore, resolve and delete items; every change
  * lands in history and bumps the revision.
  */
-@Controller('api/v2/memory-items')
-@UseGuards(ProjectScopeGuard)
+@ProjectScopedController('memory-items')
 export class MemoryItemsController {
   constructor(
     private readonly items: MemoryItemAdminRepository,

@@ -1,11 +1,10 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { usageQuerySchema, type UsageQuery } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopedController, ZodPipe } from '@memex/server';
 import { UsageService } from './usage.service';
 
 /** Model spend a person can see and bound, and the state of the project's memory. */
-@Controller('api/v2')
-@UseGuards(ProjectScopeGuard)
+@ProjectScopedController()
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
 

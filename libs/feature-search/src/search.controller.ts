@@ -1,11 +1,10 @@
-import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { contextPackBodySchema, searchQuerySchema, type ContextPackBody, type SearchQuery } from '@memex/domain';
-import { ProjectId, ProjectScopeGuard, ZodPipe } from '@memex/server';
+import { ProjectId, ProjectScopedController, ZodPipe } from '@memex/server';
 import { SearchService } from './search.service';
 
 /** Questions in words over the whole memory, and context packs that fit an assistant's budget. */
-@Controller('api/v2')
-@UseGuards(ProjectScopeGuard)
+@ProjectScopedController()
 export class SearchController {
   constructor(private readonly search: SearchService) {}
 

@@ -1,4 +1,13 @@
-import { Inject, Injectable, createParamDecorator, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  Controller,
+  Inject,
+  Injectable,
+  UseGuards,
+  applyDecorators,
+  createParamDecorator,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '@memex/config';
 import { ProjectRepository } from '@memex/db';
@@ -253,6 +262,13 @@ export class ProjectScopeGuard implements CanActivate {
     return true;
   }
 }
+
+/**
+ * A controller of a project's reads and curation, at `/api/v2/<path>` behind ProjectScopeGuard:
+ * every such route answers to the project's key or to the admin token naming the project.
+ */
+export const ProjectScopedController = (path?: string) =>
+  applyDecorators(Controller(path ? `api/v2/${path}` : 'api/v2'), UseGuards(ProjectScopeGuard));
 
 /** The caller; only valid behind ProjectOrAdminGuard. */
 export const CallerPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
