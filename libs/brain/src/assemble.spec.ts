@@ -123,6 +123,9 @@ describe('assembleBrain', () => {
     // Right after a list marker a title would open a list inside the item: escaped there.
     const compact = compactLine(item({ title: '1. Authentication bug fixed', facts: '2. Buffer capped' }), 0);
     expect(compact).toMatch(/^- 1\\\. Authentication bug fixed: 2\. Buffer capped /);
+    // A link reference definition there would vanish from the rendered brain: escaped too.
+    const reference = compactLine(item({ title: '[docs]: https://example.com/guide', facts: 'Read it first' }), 0);
+    expect(reference).toMatch(/^- \\\[docs\]: https:\/\/example\.com\/guide: Read it first /);
   });
 
   it('shows only the best-scoring item of a category:topic, counting the others', () => {

@@ -5,9 +5,11 @@ import { ageDays } from './scoring';
 /**
  * What would open a block if it began a line: a heading, a quote, a list or a thematic break,
  * a fence, an ordered item, an HTML block, and what a line below would turn into a heading or
- * a table row (`= `, `| `). Inside a line none of these mean anything.
+ * a table row (`= `, `| `); and a link reference definition (`[docs]: https://…`), which a
+ * renderer takes for a link's target and does not show at all. Inside a line none of these
+ * mean anything.
  */
-const BLOCK_OPENER = /^(?:#{1,6}(?=\s|$)|>|[-+*=|](?=\s|$)|(?:[-*_=]\s*){3,}$|`{3,}|~{3,}|<)/;
+const BLOCK_OPENER = /^(?:#{1,6}(?=\s|$)|>|[-+*=|](?=\s|$)|(?:[-*_=]\s*){3,}$|`{3,}|~{3,}|<|\[[^\]]+\]:\s*\S)/;
 const ORDERED_OPENER = /^(\d{1,9})([.)])(?=\s|$)/;
 
 /**

@@ -175,6 +175,7 @@ describe('MCP formatting', () => {
       ['`__init__.py`', '`__init__.py`'],
       ['<ruby> and <rt> elements', '\\<ruby> and <rt> elements'],
       ['[lint] runs ruff', '[lint] runs ruff'],
+      ['[lint]: ruff check, then ruff format', '\\[lint]: ruff check, then ruff format'],
       ['a*b and cached_data', 'a*b and cached_data'],
       ['`x` is one `y', '`x` is one \\`y'],
       ['echo \\`date` and `x', 'echo \\`date` and \\`x'],
