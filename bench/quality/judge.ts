@@ -1,7 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { transcriptPath } from '../support/real-sessions';
-
 /** One fact a teammate must know after a session, as the team labelled it (bench/quality/labels). */
 export interface LabelledFact {
   id: string;
@@ -19,20 +15,6 @@ export interface SessionLabels {
   cohort?: string;
   session: string;
   facts: LabelledFact[];
-}
-
-const LABELS = join(__dirname, '..', '..', '..', 'bench', 'quality', 'labels');
-
-/**
- * The team's labels (bench/quality/labels) of the sessions whose transcripts this machine
- * has: what bench:quality and bench:retrieval both measure.
- */
-export function labelledSessions(): SessionLabels[] {
-  return readdirSync(LABELS)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(LABELS, f), 'utf8')) as SessionLabels)
-    .filter((l) => transcriptPath(l.transcript) !== undefined);
 }
 
 export function states(fact: LabelledFact, text: string): boolean {

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import {
   api,
+  labelledSessions,
   loadSession,
   skippedWithoutTranscripts,
   startForRealSessions,
   type StoredItem,
 } from '../support/real-sessions';
 import type { BenchServer } from '../support/server-process';
-import { brainLines, itemText, labelledSessions, looksLikeJunk, states, type SessionLabels } from './judge';
+import { brainLines, itemText, looksLikeJunk, states, type SessionLabels } from './judge';
 import { judgementKey, loadJudgements, type Judgement, type Verdict } from './judgements';
 
 /**

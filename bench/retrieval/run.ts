@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDatabase } from '@memex/db';
-import { itemText, labelledSessions, states, type LabelledFact, type SessionLabels } from '../quality/judge';
+import { itemText, states, type LabelledFact, type SessionLabels } from '../quality/judge';
 import { seedSearchCorpus } from '../search/corpus';
 import {
   api,
+  labelledSessions,
   loadSession,
   skippedWithoutTranscripts,
   startForRealSessions,

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ItemView, RawEventInput } from '@memex/domain';
 import { transcriptToEvents } from '@memex/transcript';
+import type { SessionLabels } from '../quality/judge';
 import { pollDatabase } from './poll-database';
 import { startAllInOne, type BenchServer } from './server-process';
 
@@ -125,4 +126,18 @@ export function skippedWithoutTranscripts(bench: string): boolean {
   console.log(`${bench} SKIPPED: no transcripts under ${REALDATA}`);
   console.log("  (clone this repository beside the project's shared/ folder, or set MEMEX_REALDATA_DIR)");
   return true;
+}
+
+const LABELS = join(__dirname, '..', '..', '..', 'bench', 'quality', 'labels');
+
+/**
+ * The team's labels (bench/quality/labels) of the sessions whose transcripts this machine
+ * has: what bench:quality and bench:retrieval both measure.
+ */
+export function labelledSessions(): SessionLabels[] {
+  return readdirSync(LABELS)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(LABELS, f), 'utf8')) as SessionLabels)
+    .filter((l) => transcriptPath(l.transcript) !== undefined);
 }

@@ -5,7 +5,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ModelUsageRepository, ProjectRepository } from '@memex/db';
 import { generateApiKey } from '@memex/domain';
 import { request } from '../support/http';
-import { startAllInOne, type RunningProcess } from '../support/processes';
+import { runAllInOne, type RunningProcess } from '../support/processes';
 import { ADMIN_TOKEN, TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 
@@ -84,7 +84,7 @@ beforeAll(async () => {
   });
   // An embedded database is the one process's that runs on it: the test lets go of it first.
   if (database.home) await database.db.destroy();
-  ({ run: server, url } = await startAllInOne({
+  ({ run: server, url } = await runAllInOne({
     ...(database.home
       ? { MEMEX_MODE: 'embedded', MEMEX_HOME: database.home }
       : { DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }),

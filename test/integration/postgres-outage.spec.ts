@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ProjectRepository } from '@memex/db';
 import { request, type ErrorBody } from '../support/http';
-import { startAllInOne, type RunningProcess } from '../support/processes';
+import { runAllInOne, type RunningProcess } from '../support/processes';
 import { TEST_REDIS_URL, purgeQueuePrefix } from '../support/test-app';
 import { SERVER_URL, createTestDatabase, uniqueName, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
@@ -29,7 +29,7 @@ const stateDir = mkdtempSync(join(tmpdir(), 'memex-outage-'));
 beforeAll(async () => {
   database = await createTestDatabase();
   ({ apiKey } = await new ProjectRepository(database.db).createWithKey('outage'));
-  ({ run, url: base } = await startAllInOne({
+  ({ run, url: base } = await runAllInOne({
     DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix,

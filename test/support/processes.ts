@@ -49,12 +49,21 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** The all-in-one process (`npm start`'s entry) on a free port with `env`, once it answers ready: it and its URL. */
-export async function startAllInOne(env: Record<string, string>): Promise<{ run: RunningProcess; url: string }> {
+/**
+ * The all-in-one process (`npm start`'s entry) on a free port with `env`, once it answers ready:
+ * it and its URL. One that never gets ready is killed, and what it printed on stderr is the error.
+ */
+export async function runAllInOne(env: Record<string, string>): Promise<{ run: RunningProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const run = runEntry('apps/memex/src/main.js', { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env });
-  await waitForHttp(`${url}/health/ready`, 30_000);
+  try {
+    await waitForHttp(`${url}/health/ready`, 30_000);
+  } catch (error) {
+    run.child.kill('SIGKILL');
+    await run.exited;
+    throw new Error(`${(error as Error).message}; its stderr:\n${run.stderr()}`);
+  }
   return { run, url };
 }
 

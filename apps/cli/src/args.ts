@@ -3,11 +3,11 @@ import { usageError } from './cli-error';
 
 /**
  * A command's flags by kind, so each command names them on a line rather than spelling out
- * parseArgs' option objects: `text` flags take a value, `switches` none, and `lists` a value
+ * parseArgs' option objects: `values` flags take one, `switches` none, and `lists` a value
  * each time they are given.
  */
 export interface Flags<T extends string, S extends string, L extends string> {
-  text?: readonly T[];
+  values?: readonly T[];
   switches?: readonly S[];
   lists?: readonly L[];
 }
@@ -18,7 +18,7 @@ function parseOptions<T extends string, S extends string, L extends string>(flag
     json: { type: 'boolean' },
     help: { type: 'boolean' },
   };
-  for (const name of flags.text ?? []) options[name] = { type: 'string' };
+  for (const name of flags.values ?? []) options[name] = { type: 'string' };
   for (const name of flags.switches ?? []) options[name] = { type: 'boolean' };
   for (const name of flags.lists ?? []) options[name] = { type: 'string', multiple: true };
   return options as { [K in T]: { type: 'string' } } & { [K in S | 'json' | 'help']: { type: 'boolean' } } & {

@@ -49,7 +49,7 @@ export async function runDoctor(
 }
 
 export async function runDoctorCommand(args: string[], context: CommandContext): Promise<number> {
-  const values = parseFlags(args, { text: ['dir'] }, DOCTOR_USAGE);
+  const values = parseFlags(args, { values: ['dir'] }, DOCTOR_USAGE);
   return runDoctor(values.json ?? false, context.out, {
     connection: context.connection,
     repoDir: resolve(values.dir ?? process.cwd()),

@@ -207,7 +207,7 @@ export async function runInit(options: InitOptions): Promise<number> {
 export const INIT_USAGE = 'memex init [--write] [--dir <project>]';
 
 export async function runInitCommand(args: string[], context: CommandContext): Promise<number> {
-  const values = parseFlags(args, { text: ['dir'], switches: ['write'] }, INIT_USAGE);
+  const values = parseFlags(args, { values: ['dir'], switches: ['write'] }, INIT_USAGE);
   return runInit({
     dir: values.dir ?? process.cwd(),
     write: values.write ?? false,

@@ -42,7 +42,7 @@ export function statusLines(url: string, ready: Ready | undefined, status: Statu
 
 /** `memex status`: the server, the project's sessions and items, the last enrichment, model spend. */
 export async function runStatus(args: string[], context: CommandContext): Promise<number> {
-  const values = parseFlags(args, { text: ['project'] }, STATUS_USAGE);
+  const values = parseFlags(args, { values: ['project'] }, STATUS_USAGE);
   const { url } = context.connection;
   const status = await new Api(context.connection, values.project).get<StatusView>('/api/v2/status');
   const ready = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(TIMEOUT_MS) })

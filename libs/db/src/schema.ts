@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { ItemStatus } from '@memex/domain';
 
-// `Generated<T>`: a column the database fills (an identity or a default) when an insert leaves it out.
+// In the tables below, `Generated<T>` marks a column the database fills (an identity or a default) when an insert leaves it out.
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

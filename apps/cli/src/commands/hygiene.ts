@@ -87,7 +87,7 @@ export function runText(run: HygieneRun): string {
 export async function runHygiene(args: string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseCommand(
     args,
-    { text: ['project', 'mode', 'keep', 'rationale', 'reason'], switches: ['all'] },
+    { values: ['project', 'mode', 'keep', 'rationale', 'reason'], switches: ['all'] },
     HYGIENE_USAGE,
   );
   const [sub, id, ...extra] = positionals;

@@ -51,7 +51,7 @@ export function itemText(item: ItemView, history: HistoryEntryView[]): string {
 
 /** `memex item <id>`: one item, everything it says, and its history. */
 export async function runItem(args: string[], context: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommand(args, { text: ['project'] }, ITEM_USAGE);
+  const { values, positionals } = parseCommand(args, { values: ['project'] }, ITEM_USAGE);
   const [id, ...extra] = positionals;
   if (!id) throw usageError('memex item needs an item id', ITEM_USAGE);
   if (extra.length) throw usageError(`unexpected ${extra.join(' ')}`, ITEM_USAGE);

@@ -15,7 +15,7 @@ const ALL_PAGE = 200;
 export async function runItems(args: string[], context: CommandContext): Promise<number> {
   const values = parseFlags(
     args,
-    { text: ['type', 'status', 'text', 'limit', 'cursor', 'project'], switches: ['all'] },
+    { values: ['type', 'status', 'text', 'limit', 'cursor', 'project'], switches: ['all'] },
     ITEMS_USAGE,
   );
   const limit = intFlag(values.limit, 'limit', ITEMS_USAGE);

@@ -18,7 +18,7 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
  * has read them all, and adds the batches up by table.
  */
 export async function runRedact(args: string[], context: CommandContext): Promise<number> {
-  const values = parseFlags(args, { text: ['project'], switches: ['apply'] }, REDACT_USAGE);
+  const values = parseFlags(args, { values: ['project'], switches: ['apply'] }, REDACT_USAGE);
   const api = new Api(context.connection);
   const mode = values.apply ? 'apply' : 'dry-run';
   const tables = new Map<string, TableTotal>();

@@ -14,7 +14,7 @@ export const REMEMBER_USAGE =
 export async function runRemember(args: string[], context: CommandContext): Promise<number> {
   const values = parseFlags(
     args,
-    { text: ['type', 'title', 'facts', 'rationale', 'impact', 'importance', 'project'], lists: ['file', 'tag'] },
+    { values: ['type', 'title', 'facts', 'rationale', 'impact', 'importance', 'project'], lists: ['file', 'tag'] },
     REMEMBER_USAGE,
   );
   const missing = (['type', 'title', 'facts'] as const).filter((name) => !values[name]);

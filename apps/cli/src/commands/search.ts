@@ -12,7 +12,7 @@ export const SEARCH_USAGE =
 export async function runSearch(args: string[], context: CommandContext): Promise<number> {
   const { values, positionals } = parseCommand(
     args,
-    { text: ['limit', 'type', 'status', 'project'], switches: ['include-archived'] },
+    { values: ['limit', 'type', 'status', 'project'], switches: ['include-archived'] },
     SEARCH_USAGE,
   );
   const query = positionals.join(' ').trim();
