@@ -18,6 +18,17 @@ describe('what a command printed', () => {
     expect(passingRun(command('Tests: 12 passed', 0))).toBe('npm test');
   });
 
+  it('takes a run for a check by what it ran, not by what it printed', () => {
+    const run = (line: string, output: string): EngineEvent => ({
+      ...command(output, 0),
+      metadata: { tool: 'Bash', command: line, exitCode: 0 },
+    });
+    expect(passingRun(run('npm run build 2>&1 | tail -5', 'built in 2.1s'))).toBe('npm run build');
+    expect(passingRun(run('git add src/index.test.ts', ''))).toBeUndefined();
+    expect(passingRun(run('go run ./cmd/server', 'listening: success'))).toBeUndefined();
+    expect(passingRun(command('Tests: 1 failed', 1))).toBeUndefined();
+  });
+
   it('reads output of blank lines in one pass', () => {
     // A failed-test pattern whose line start ran over every blank line after it, from every line,
     // took 5 s on output at the ingest cap that held no failed test; ten times that would outlast

@@ -1,5 +1,6 @@
 import { EDIT_TOOLS } from '@memex/entities';
 import type { EngineEvent } from '../candidate';
+import { checkOf } from './check-commands';
 
 const LOCKFILES =
   /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|Gemfile\.lock|go\.sum)$/;
@@ -139,17 +140,16 @@ function readErrorLine(event: EngineEvent): string | undefined {
   return undefined;
 }
 
-/** A command run that succeeded: a test or build that passes after a fix confirms it. */
+/** A check that passed, as a note names it: a test or build that passes after a fix confirms it. */
 export function passingRun(event: EngineEvent): string | undefined {
   if (event.type !== 'command' && event.type !== 'tool_result') return undefined;
   const exitCode = num(meta(event, 'exitCode'));
   if (meta(event, 'isError') === true || (exitCode !== undefined && exitCode !== 0)) return undefined;
   if (exitCode === undefined && ANY_ERROR.test(event.content)) return undefined;
+  // What ran must be a check by its command: output saying "success" or a path holding "test"
+  // (`git add index.test.ts`) confirms nothing.
   const command = commandOf(event);
-  if (command && /\b(test|jest|vitest|pytest|build|tsc|lint|check|cargo|go test|mvn|gradle)\b/.test(command))
-    return command;
-  if (/\b(passed|passing|succeeded|success)\b|^PASS\b|^ok\b/im.test(event.content)) return command ?? 'a check';
-  return undefined;
+  return command === undefined ? undefined : checkOf(command);
 }
 
 export interface CommitInfo {

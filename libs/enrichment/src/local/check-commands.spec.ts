@@ -1,0 +1,66 @@
+import { checkOf } from './check-commands';
+
+describe('checkOf: a command line that checks the project, as a note shows it', () => {
+  // Commands as real sessions ran them (bench/quality's transcripts), and what a note names.
+  it.each([
+    ['npm test', 'npm test'],
+    ['npm run check', 'npm run check'],
+    ['bun run build 2>&1', 'bun run build'],
+    ["bun run --filter '@chkit/core' test 2>&1", "bun run --filter '@chkit/core' test"],
+    ['cd /work/app && npm run build 2>&1 | head -50', 'npm run build'],
+    ['mise run fmt && mise run lint', 'mise run fmt && mise run lint'],
+    [
+      'kill $(lsof -ti:8080) 2>/dev/null; sleep 1; go build -o /tmp/web ./test/web.go && setsid /tmp/web > /tmp/web.log 2>&1 &',
+      'kill $(lsof -ti:8080); sleep 1; go build -o /tmp/web ./test/web.go && setsid /tmp/web > /tmp/web.log &',
+    ],
+    [
+      'git add nix-darwin/services/sysctl-ptmx && timeout 120 nix flake check --no-build 2>&1 | tail -20',
+      'git add nix-darwin/services/sysctl-ptmx && timeout 120 nix flake check --no-build',
+    ],
+    ['npm install && npm test; echo done', 'npm install && npm test; echo done'],
+    ["npx turbo run lint --force --filter='*' 2>&1", "npx turbo run lint --force --filter='*'"],
+    ['uv run ty check', 'uv run ty check'],
+    ['uv run pytest -x tests/', 'uv run pytest -x tests/'],
+    ['python -m pytest', 'python -m pytest'],
+    ['python manage.py test accounts', 'python manage.py test accounts'],
+    ['cargo test --workspace', 'cargo test --workspace'],
+    [
+      'go build -o ./entire ./cmd/entire && ENTIRE_TRACE=/tmp/trace.out ./entire help > /dev/null',
+      'go build -o ./entire ./cmd/entire && ENTIRE_TRACE=/tmp/trace.out ./entire help',
+    ],
+    [
+      'timeout 60 nix flake check --no-build --show-trace 2>&1 | tail -30',
+      'timeout 60 nix flake check --no-build --show-trace',
+    ],
+    ['bash scripts/check-nix-inline-scripts.sh 2>&1 | tail -5', 'bash scripts/check-nix-inline-scripts.sh'],
+    ['./scripts/run_tests.sh', './scripts/run_tests.sh'],
+    ['act --container-architecture linux/amd64 -j test', 'act --container-architecture linux/amd64 -j test'],
+    ['npx prettier --check .', 'npx prettier --check .'],
+    ['CI=1 yarn test:unit', 'CI=1 yarn test:unit'],
+  ])('%s checks with %s', (command, check) => {
+    expect(checkOf(command)).toBe(check);
+  });
+
+  it.each([
+    [
+      'a commit that adds a test file',
+      'git add packages/core/src/planner.ts packages/core/src/index.test.ts && git commit -m "$(cat <<\'EOF\'\nfix: order\nEOF\n)"',
+    ],
+    ['a push to a branch named for a build', 'git push -u origin KeKs0r/explore-build-system'],
+    ['git check-ignore', 'git check-ignore -v Projects/Scripts/redact_gitleaks_secrets.py'],
+    [
+      'a file read that greps for check scripts',
+      'cat package.json 2>/dev/null | grep -E \'"(format|lint|check)"\' | head -10',
+    ],
+    ['a search for Makefile targets', 'command rg -n "^(fmt|lint|check|test):" Makefile | head -20'],
+    ['the version of a checker', 'npx tsc --version 2>&1'],
+    ['a server started in the background', 'cd test && go run claude_web.go &'],
+    ['an install', 'npm install'],
+    ['a dev server', 'npm run dev'],
+    ['prettier writing files', 'npx prettier --write .'],
+    ['ruff formatting', 'ruff format src'],
+    ['a process killed', 'kill $(lsof -ti:8080) 2>/dev/null; sleep 1'],
+  ])('%s checks nothing', (_, command) => {
+    expect(checkOf(command)).toBeUndefined();
+  });
+});
