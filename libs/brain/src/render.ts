@@ -9,7 +9,8 @@ import { ageDays } from './scoring';
  * renderer takes for a link's target and does not show at all. Inside a line none of these
  * mean anything.
  */
-const BLOCK_OPENER = /^(?:#{1,6}(?=\s|$)|>|[-+*=|](?=\s|$)|(?:[-*_=]\s*){3,}$|`{3,}|~{3,}|<|\[[^\]]+\]:\s*\S)/;
+const BLOCK_OPENER =
+  /^(?:#{1,6}(?=\s|$)|>|[-+*=|](?=\s|$)|(?:[-*_=]\s*){3,}$|`{3,}|~{3,}|<|\[(?:[^\]\\]|\\.)+\]:\s*\S)/;
 const ORDERED_OPENER = /^(\d{1,9})([.)])(?=\s|$)/;
 
 /**

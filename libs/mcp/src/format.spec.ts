@@ -176,6 +176,7 @@ describe('MCP formatting', () => {
       ['<ruby> and <rt> elements', '\\<ruby> and <rt> elements'],
       ['[lint] runs ruff', '[lint] runs ruff'],
       ['[lint]: ruff check, then ruff format', '\\[lint]: ruff check, then ruff format'],
+      ['[a\\]b]: https://example.com', '\\[a\\]b]: https://example.com'],
       ['a*b and cached_data', 'a*b and cached_data'],
       ['`x` is one `y', '`x` is one \\`y'],
       ['echo \\`date` and `x', 'echo \\`date` and \\`x'],

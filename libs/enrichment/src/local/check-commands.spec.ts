@@ -37,6 +37,21 @@ describe('checkOf: a command line that checks the project, as a note shows it', 
     ['act --container-architecture linux/amd64 -j test', 'act --container-architecture linux/amd64 -j test'],
     ['npx prettier --check .', 'npx prettier --check .'],
     ['CI=1 yarn test:unit', 'CI=1 yarn test:unit'],
+    ['npm run format:check', 'npm run format:check'],
+    ['mvn clean install', 'mvn clean install'],
+    ['./gradlew clean build', './gradlew clean build'],
+    ['gradle :app:test', 'gradle :app:test'],
+    ['pnpm tsc --noEmit', 'pnpm tsc --noEmit'],
+    ['pnpm exec vitest run', 'pnpm exec vitest run'],
+    ['uv run --frozen pytest', 'uv run --frozen pytest'],
+    ['npx -y tsc', 'npx -y tsc'],
+    ['bundle exec rspec', 'bundle exec rspec'],
+    ['cargo +nightly test', 'cargo +nightly test'],
+    ['node --test', 'node --test'],
+    ['make ci', 'make ci'],
+    ['npm install\nnpm test', 'npm install ; npm test'],
+    ['npm test 2>&1 | tail -5 && echo ok', 'npm test && echo ok'],
+    ['npm test &>/dev/null', 'npm test'],
   ])('%s checks with %s', (command, check) => {
     expect(checkOf(command)).toBe(check);
   });
@@ -56,11 +71,24 @@ describe('checkOf: a command line that checks the project, as a note shows it', 
     ['the version of a checker', 'npx tsc --version 2>&1'],
     ['a server started in the background', 'cd test && go run claude_web.go &'],
     ['an install', 'npm install'],
+    ['a clean install', 'npm ci'],
+    ['an uninstall', 'npm uninstall types'],
+    ["a dev server given a script's argument", 'npm run dev -- --mode test'],
+    ["a browser's download", 'npx playwright install chromium'],
+    ['a checker writing its config', 'npx tsc --init'],
+    ["a checker's cache cleared", 'npx jest --clearCache'],
+    ["a commit whose message's body names a check", 'git commit -m "$(cat <<\'EOF\'\nnpm test passes now\nEOF\n)"'],
     ['a dev server', 'npm run dev'],
     ['prettier writing files', 'npx prettier --write .'],
     ['ruff formatting', 'ruff format src'],
     ['a process killed', 'kill $(lsof -ti:8080) 2>/dev/null; sleep 1'],
   ])('%s checks nothing', (_, command) => {
     expect(checkOf(command)).toBeUndefined();
+  });
+
+  it('reads a line at the metadata cap: its first 2,000 characters, blanks folded', () => {
+    // Patterns starting with \s* over 16 KiB of blanks took seconds a line before blanks were folded.
+    expect(checkOf(`npm test${' \t'.repeat(8_192)}--silent`)).toBe('npm test');
+    expect(checkOf(`${'x'.repeat(2_000)} && npm test`)).toBeUndefined();
   });
 });

@@ -27,6 +27,7 @@ describe('what a command printed', () => {
     expect(passingRun(run('git add src/index.test.ts', ''))).toBeUndefined();
     expect(passingRun(run('go run ./cmd/server', 'listening: success'))).toBeUndefined();
     expect(passingRun(command('Tests: 1 failed', 1))).toBeUndefined();
+    expect(passingRun(run('npm test', 'Command running in background with ID: bash_1'))).toBeUndefined();
   });
 
   it('reads output of blank lines in one pass', () => {

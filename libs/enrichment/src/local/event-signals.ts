@@ -149,7 +149,9 @@ export function passingRun(event: EngineEvent): string | undefined {
   // What ran must be a check by its command: output saying "success" or a path holding "test"
   // (`git add index.test.ts`) confirms nothing.
   const command = commandOf(event);
-  return command === undefined ? undefined : checkOf(command);
+  // A run sent to the background has not finished, let alone passed.
+  if (command === undefined || /^Command running in background/i.test(event.content)) return undefined;
+  return checkOf(command);
 }
 
 export interface CommitInfo {
