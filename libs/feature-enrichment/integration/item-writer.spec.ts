@@ -213,6 +213,50 @@ describe("the item writer's set-wise status moves (a hygiene pass)", () => {
     });
     expect(history[0]!.after).not.toHaveProperty('project_id');
   });
+
+  it("moves no item whose status is no longer the one read, and no other project's item", async () => {
+    const admin = ctx.server.app.get(MemoryItemAdminRepository);
+    const actor = { actor: 'test', reason: null };
+    const other = await ctx.server.app.get(ProjectRepository).createWithKey('writer-other');
+    const mine = await admin.create(ctx.project.projectId, { ...body, title: 'Read as stale' }, actor);
+    const theirs = await admin.create(other.projectId, { ...body, title: 'Not this project' }, actor);
+    const read = await ctx.database.db
+      .selectFrom('memory_items')
+      .select(['id', 'updated_at'])
+      .where('id', 'in', [mine.itemId, theirs.itemId])
+      .execute();
+    const readMs = new Map(read.map((r) => [r.id, r.updated_at.getTime()]));
+
+    const made = await itemTransaction(ctx.database.db, ctx.server.app.get(ItemChanges), async (open) => {
+      const writer = await open(ctx.project.projectId, { actorType: 'rule', actor: 'hygiene', runId: 'run-skips' });
+      // The pass read `mine` as stale (it is active) and names an item of another project.
+      return writer.moveStatuses(
+        [mine.itemId, theirs.itemId].map((itemId) => ({
+          itemId,
+          from: itemId === mine.itemId ? 'stale' : 'active',
+          to: 'archived',
+          updatedMs: readMs.get(itemId) ?? null,
+          actor: 'archive-stale',
+          reason: 'stale for 180 days',
+        })),
+      );
+    });
+
+    expect(made).toEqual([]);
+    const statuses = await ctx.database.db
+      .selectFrom('memory_items')
+      .select(['id', 'status'])
+      .where('id', 'in', [mine.itemId, theirs.itemId])
+      .execute();
+    expect(statuses.map((s) => s.status)).toEqual(['active', 'active']);
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .select('id')
+      .where('item_id', 'in', [mine.itemId, theirs.itemId])
+      .where('change', '=', 'status')
+      .execute();
+    expect(history).toEqual([]);
+  });
 });
 
 describe("the item writer's history rewrite (memex redact)", () => {
