@@ -146,18 +146,23 @@ describe('the item writer', () => {
   });
 });
 
+/** When each item was last updated, in epoch ms, as a hygiene pass reads it before it moves them. */
+async function readAt(ids: string[]): Promise<Map<string, number>> {
+  const rows = await ctx.database.db
+    .selectFrom('memory_items')
+    .select(['id', 'updated_at'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.updated_at.getTime()]));
+}
+
 describe("the item writer's set-wise status moves (a hygiene pass)", () => {
   it('moves each item still as the pass read it, with its history entry, and announces once after the commit', async () => {
     const admin = ctx.server.app.get(MemoryItemAdminRepository);
     const actor = { actor: 'test', reason: null };
     const kept = await admin.create(ctx.project.projectId, { ...body, title: 'Moved by the pass' }, actor);
     const touched = await admin.create(ctx.project.projectId, { ...body, title: 'Edited meanwhile' }, actor);
-    const read = await ctx.database.db
-      .selectFrom('memory_items')
-      .select(['id', 'updated_at'])
-      .where('id', 'in', [kept.itemId, touched.itemId])
-      .execute();
-    const readMs = new Map(read.map((r) => [r.id, r.updated_at.getTime()]));
+    const readMs = await readAt([kept.itemId, touched.itemId]);
     // Someone edits the second item after the pass read it.
     await admin.edit(ctx.project.projectId, actor, async (tx) => {
       await tx.lock([touched.itemId]);
@@ -220,12 +225,7 @@ describe("the item writer's set-wise status moves (a hygiene pass)", () => {
     const other = await ctx.server.app.get(ProjectRepository).createWithKey('writer-other');
     const mine = await admin.create(ctx.project.projectId, { ...body, title: 'Read as stale' }, actor);
     const theirs = await admin.create(other.projectId, { ...body, title: 'Not this project' }, actor);
-    const read = await ctx.database.db
-      .selectFrom('memory_items')
-      .select(['id', 'updated_at'])
-      .where('id', 'in', [mine.itemId, theirs.itemId])
-      .execute();
-    const readMs = new Map(read.map((r) => [r.id, r.updated_at.getTime()]));
+    const readMs = await readAt([mine.itemId, theirs.itemId]);
 
     const made = await itemTransaction(ctx.database.db, ctx.server.app.get(ItemChanges), async (open) => {
       const writer = await open(ctx.project.projectId, { actorType: 'rule', actor: 'hygiene', runId: 'run-skips' });
