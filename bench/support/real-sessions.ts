@@ -105,7 +105,7 @@ export async function loadSession(
 }
 
 /** The project's live items (superseded and archived ones are out of the memory a session loads). */
-export async function liveItems(server: BenchServer, key: string): Promise<StoredItem[]> {
+async function liveItems(server: BenchServer, key: string): Promise<StoredItem[]> {
   const items: StoredItem[] = [];
   let cursor: string | undefined;
   do {

@@ -67,13 +67,19 @@ export function namedSymbols(text: string): string[] {
 const INSTALL =
   /\b(?:npm\s+(?:i|install|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+([^;&|\n]+)/g;
 
+/**
+ * A shell command with its quoted text blanked: words in quotes are text (a commit message
+ * saying "use npm install instead of npm ci", "fix parser && make test pass"), not a command
+ * run. A quoted single word ("requests>=2", '@x/core') is still an argument and stays.
+ */
+export function withoutQuotedText(command: string): string {
+  return command.replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, (quoted) => (/\s/.test(quoted) ? ' ' : quoted));
+}
+
 /** Package names an install command adds, versions dropped: `npm i -D zod@4` names `zod`. */
 export function installedPackages(command: string): string[] {
   const found = new Set<string>();
-  // Words in quotes are text (a commit message saying "use npm install instead of npm ci"), not
-  // a command run; a quoted single word ("requests>=2") is still a package spec.
-  const unquoted = command.replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, (quoted) => (/\s/.test(quoted) ? ' ' : quoted));
-  for (const match of unquoted.matchAll(INSTALL)) {
+  for (const match of withoutQuotedText(command).matchAll(INSTALL)) {
     for (const word of match[1]!.trim().split(/\s+/)) {
       if (word.startsWith('-') || word.startsWith('.') || word.startsWith('/')) continue;
       const name = packageName(word);

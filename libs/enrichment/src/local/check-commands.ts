@@ -1,3 +1,5 @@
+import { withoutQuotedText } from '@memex/entities';
+
 /**
  * Whether a shell command checks the project: some part of it runs its tests, builds it,
  * type-checks or lints it (`cd pkg && bun run --filter '@x/core' test 2>&1 | tail -5`). A
@@ -95,7 +97,8 @@ export function checkOf(command: string): string | undefined {
   const folded = lines.join(' ; ').slice(0, MAX_LINE).replace(/\s+/g, ' ');
   // Redirections next: the `&` of `2>&1` is no background job.
   const plain = folded.replace(/ ?[\d&]?>>? ?(?:&\d|\/dev\/null)/g, '');
-  const parts = plain.split(/ ?(?:&&|\|\||;|\|(?!\|)|&(?!&)) ?/);
+  // What runs is read without quoted text: `git commit -m "make test pass"` runs no test.
+  const parts = withoutQuotedText(plain).split(/ ?(?:&&|\|\||;|\|(?!\|)|&(?!&)) ?/);
   if (!parts.some((part) => part.trim() && checks(words(part.trim())))) return undefined;
   const shown = plain
     .replace(TRIM_PIPE, '')
