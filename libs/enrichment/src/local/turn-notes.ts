@@ -242,6 +242,16 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
  * sides of one question, not findings: what the session concluded from them is said in a
  * sentence, or in the option the person picked (dialogue), and a weighing left open gives none.
  */
+/**
+ * A short sentence standing alone in its paragraph ("The fix is to rebuild the worktree's
+ * index", "We should run it on all push") names neither what nor why: in the brain, away from
+ * the message around it, it is a fragment.
+ */
+const ALONE_CHARS = 70;
+function saysTooLittle(l: Line): boolean {
+  return l.next === undefined && titleAndRest(l.text).rest === l.text && l.text.trim().length < ALONE_CHARS;
+}
+
 function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] {
   const coveredGroups = new Set([...covered].flatMap((l) => (l.group ? [l.group] : [])));
   return pick(
@@ -255,6 +265,7 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       !leansOnWhatCameBefore(l.text) &&
       // A guess that no change acted on is no finding: the session may yet refute it.
       !guesses(l.text) &&
+      !saysTooLittle(l) &&
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,
   ).flatMap((l) => {

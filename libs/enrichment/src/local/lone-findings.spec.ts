@@ -1,0 +1,32 @@
+import { SessionFixture, verifiedItems as extract } from './session-fixture';
+
+const session = () => new SessionFixture();
+
+describe('a finding alone in its paragraph', () => {
+  /** The titles an answer's closing message gives besides the answer, the finding last in it. */
+  const findings = (finding: string) =>
+    extract(
+      session()
+        .prompt('why does git status fail in the worktree?')
+        .say(
+          `It fails because \`gc --auto\` pruned loose objects that the worktree's index still names.\n\n${finding}`,
+        ),
+    )
+      .map((i) => i.title)
+      .filter((title) => !title.startsWith('It fails'));
+
+  it('is no note when it is a short sentence with nothing after it: away from its message it names neither what nor why', () => {
+    // Real closing lines (entireio-cli, shunkakinoki-dotfiles), each a step of a point made elsewhere.
+    expect(findings("The fix is to rebuild the worktree's index.")).toEqual([]);
+    expect(findings('**Caveat:** brew-installed binaries only run inside that shell.')).toEqual([]);
+  });
+
+  it('is a note when it says enough on its own, or a sentence after it does', () => {
+    expect(
+      findings('Caveat: `git read-tree HEAD` drops what was staged, so commit staged work before running it again.'),
+    ).toEqual(['Caveat: `git read-tree HEAD` drops what was staged, so commit staged work before running it again']);
+    expect(
+      findings("The fix is to rebuild the worktree's index. `git read-tree HEAD` rewrites it from the commit."),
+    ).toEqual(["The fix is to rebuild the worktree's index"]);
+  });
+});
