@@ -100,6 +100,15 @@ describe('dialogue: a view the assistant confirms', () => {
         facts: expect.stringContaining('We do not need a Dockerfile'),
       },
     },
+    {
+      does: 'starts the restatement at its first word when a dash joined it to the agreement',
+      prompt: 'i think the @scripts/manual-release.ts is still doing bun publish, instead of npm publish',
+      answer:
+        "You're right — since we're resolving `workspace:*` manually anyway, there's no reason to use `bun publish`.",
+      choice: {
+        title: "Since we're resolving `workspace:*` manually anyway, there's no reason to use `bun publish`",
+      },
+    },
   ])('$does', ({ prompt, answer, choice }) => {
     const [found] = choices(exchange(prompt, answer));
     expect(found).toMatchObject(choice);

@@ -119,6 +119,27 @@ describe('notes, not fragments', () => {
     );
     expect(items.map((i) => i.title).join('\n')).not.toMatch(/propagated|Looks like/);
   });
+
+  it('takes where a commit went for no headline', () => {
+    const titleAfter = (closing: string) =>
+      extract(
+        new SessionFixture()
+          .prompt('fix the typecheck failures in CI')
+          .edit('packages/codegen/tsconfig.json')
+          .bash(
+            'git commit -m "Fix typecheck CI failures by using custom export conditions" && git push',
+            '[main ccdd053] Fix typecheck CI failures by using custom export conditions',
+          )
+          .say(closing),
+      )[0]?.title;
+    for (const closing of [
+      'Committed and pushed as `cd7e235`.',
+      'The commit `ccdd053` is now on the remote. Typecheck no longer depends on `dist/` existing.',
+    ]) {
+      expect(titleAfter(closing)).toBe('Fix typecheck CI failures by using custom export conditions');
+    }
+    expect(isStatusFluff('Pushed to `main` after the rebase because CI only runs on main')).toBe(false);
+  });
 });
 
 describe('a turn’s headline', () => {

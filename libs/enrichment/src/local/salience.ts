@@ -110,9 +110,12 @@ export function isStatusFluff(text: string): boolean {
   return words.length <= 8 && STATUS.test(text);
 }
 
-/** How the work is going right now, which is not what the next session needs to know. */
+/**
+ * How the work is going right now, which is not what the next session needs to know: a commit
+ * "is now on the remote" says where it went, and the note says the commit itself.
+ */
 const NARRATION =
-  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
+  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running)|(?:is|are) now on (?:the )?(?:remote|origin|github)|committed and pushed|pushed (?:as|to)(?= (?:`|the remote|origin)))\b/i;
 
 /**
  * A sentence about the assistant or addressed to the person ("My context doesn't include
