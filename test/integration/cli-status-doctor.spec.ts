@@ -12,7 +12,10 @@ import { useTestApp } from '../support/use-test-app';
 import { EMBEDDED } from '../support/mode';
 
 const ctx = useTestApp([BrainApiModule], { env: { ENRICHMENT_ENGINE: 'claude-code', LLM_DAILY_TOKENS: '1000' } });
-const noLocalProject = () => ({ MEMEX_LOCAL_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-cli-')) });
+
+/** Runs the CLI with `env` and a local state directory of its own, so no local project of this machine counts. */
+const memex = (args: string[], env: Record<string, string>) =>
+  runCli(args, { ...env, MEMEX_LOCAL_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-cli-')) });
 
 describe('memex status', () => {
   it("prints the server's health, the project's sessions and items, and model spend against the budget", async () => {
@@ -26,8 +29,8 @@ describe('memex status', () => {
         costUsd: 0.0123,
         calls: 2,
       });
-    const env = { MEMEX_URL: ctx.server.url, MEMEX_API_KEY: ctx.project.apiKey, ...noLocalProject() };
-    const run = await runCli(['status'], env);
+    const env = { MEMEX_URL: ctx.server.url, MEMEX_API_KEY: ctx.project.apiKey };
+    const run = await memex(['status'], env);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toBe(`Memex at ${ctx.server.url}: ok (${EMBEDDED ? 'postgres ok' : 'postgres ok, redis ok'})`);
@@ -39,16 +42,12 @@ describe('memex status', () => {
     expect(lines[4]).toBe('model spend today: 1,200 tokens, $0.0123; left today: 0 tokens');
     expect(lines[5]).toBe('budget spent (daily-token-budget): windows go to the local engine until midnight UTC');
 
-    const json = await runCli(['status', '--json'], env);
+    const json = await memex(['status', '--json'], env);
     expect(JSON.parse(json.stdout)).toMatchObject({ projectId: ctx.project.projectId, usageToday: { tokens: 1200 } });
   });
 
   it('says in one line when Memex is not there', async () => {
-    const run = await runCli(['status'], {
-      MEMEX_URL: 'http://127.0.0.1:9',
-      MEMEX_API_KEY: 'mx_x',
-      ...noLocalProject(),
-    });
+    const run = await memex(['status'], { MEMEX_URL: 'http://127.0.0.1:9', MEMEX_API_KEY: 'mx_x' });
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toMatch(/^memex status: Memex is not reachable at http:\/\/127\.0\.0\.1:9/);
   });
@@ -67,7 +66,6 @@ function healthy(): { env: Record<string, string>; dir: string[] } {
       MEMEX_URL: ctx.server.url,
       MEMEX_API_KEY: ctx.project.apiKey,
       MEMEX_HOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-doctor-state-')),
-      ...noLocalProject(),
     },
     dir: ['--dir', repo],
   };
@@ -84,7 +82,7 @@ describe('memex doctor', () => {
     llm.refuses.add('json_schema');
     llm.enqueue({ content: '{"items": []}', usage: { prompt_tokens: 40, completion_tokens: 6 } });
     const setup = healthy();
-    const run = await runCli(['doctor', ...setup.dir], {
+    const run = await memex(['doctor', ...setup.dir], {
       LLM_BASE_URL: llm.url,
       LLM_MODEL: 'small-local',
       ...setup.env,
@@ -106,7 +104,7 @@ describe('memex doctor', () => {
     try {
       claude.answer('{"items": []}');
       const setup = healthy();
-      const run = await runCli(['doctor', '--json', ...setup.dir], {
+      const run = await memex(['doctor', '--json', ...setup.dir], {
         ENRICHMENT_ENGINE: 'claude-code',
         PATH: `${claude.dir}:${process.env.PATH ?? ''}`,
         ...setup.env,
@@ -125,20 +123,19 @@ describe('memex doctor', () => {
   });
 
   it('fails with the reason when the engine cannot be used, and refuses a configuration it cannot run', async () => {
-    const down = await runCli(['doctor'], {
+    const down = await memex(['doctor'], {
       ENRICHMENT_ENGINE: 'claude-code',
       CLAUDE_CODE_COMMAND: 'memex-no-such-claude',
-      ...noLocalProject(),
     });
     expect(down.code).toBe(1);
     expect(down.stdout).toMatch(/check: FAILED after \d+ ms: memex-no-such-claude was not found/);
 
-    const invalid = await runCli(['doctor'], { ENRICHMENT_ENGINE: 'openai', ...noLocalProject() });
+    const invalid = await memex(['doctor'], { ENRICHMENT_ENGINE: 'openai' });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/ENRICHMENT_ENGINE: openai needs LLM_BASE_URL/);
 
     const setup = healthy();
-    const local = await runCli(['doctor', ...setup.dir], setup.env);
+    const local = await memex(['doctor', ...setup.dir], setup.env);
     expect(local).toMatchObject({ code: 0 });
     expect(local.stdout).toMatch(/\nengine: local/);
   });
@@ -148,10 +145,9 @@ describe('memex doctor', () => {
     mkdirSync(join(state, 'spool', 'no-key'), { recursive: true });
     for (const n of [1, 2]) writeFileSync(join(state, 'spool', 'no-key', `${n}.json`), '{}');
     const repo = mkdtempSync(join(tmpdir(), 'memex-doctor-repo-'));
-    const run = await runCli(['doctor', '--dir', repo], {
+    const run = await memex(['doctor', '--dir', repo], {
       MEMEX_URL: 'http://127.0.0.1:9',
       MEMEX_HOOK_STATE_DIR: state,
-      ...noLocalProject(),
     });
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
@@ -166,11 +162,10 @@ describe('memex doctor', () => {
       expect.stringMatching(/^ {5}fix: they go out with the next hook/),
     ]);
 
-    const refused = await runCli(['doctor', '--dir', repo], {
+    const refused = await memex(['doctor', '--dir', repo], {
       MEMEX_URL: ctx.server.url,
       MEMEX_API_KEY: 'mx_not-a-key-of-this-server',
       MEMEX_HOOK_STATE_DIR: mkdtempSync(join(tmpdir(), 'memex-doctor-state-')),
-      ...noLocalProject(),
     });
     expect(refused.stdout).toContain('FAIL key: the key from MEMEX_API_KEY is refused');
   });
