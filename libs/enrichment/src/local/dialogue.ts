@@ -86,7 +86,7 @@ function restatement(
     const text = cleanSentence(point.text)
       .replace(AGREES, '')
       .replace(ANSWERS, '')
-      .replace(/^[\s!.,:;—–-]+/, '');
+      .replace(/^[\s!.,:—–-]+/, '');
     if (significantWords(text).length >= 5 && !isChatter(text)) {
       return { event: first.event, quote: point.quote, text: text.charAt(0).toUpperCase() + text.slice(1) };
     }

@@ -21,6 +21,21 @@ describe('a finding alone in its paragraph', () => {
     expect(findings('**Caveat:** brew-installed binaries only run inside that shell.')).toEqual([]);
   });
 
+  it('is no note when all that follows it in its paragraph adds nothing', () => {
+    expect(findings("The fix is to rebuild the worktree's index. The simplest way:")).toEqual([]);
+  });
+
+  it('is a note when it ends a paragraph, or stands in a list', () => {
+    expect(
+      findings(
+        'The build fails on a clean checkout because the dev dependencies are skipped. The fix is to install with `--include=dev`.',
+      ),
+    ).toContain('The fix is to install with `--include=dev`');
+    expect(findings('- **Root cause:** `gc --auto` pruned the objects the index needs')).toEqual([
+      expect.stringMatching(/^Root cause: `gc --auto` pruned the objects the index needs/),
+    ]);
+  });
+
   it('is a note when it says enough on its own, or a sentence after it does', () => {
     expect(
       findings('Caveat: `git read-tree HEAD` drops what was staged, so commit staged work before running it again.'),

@@ -1,7 +1,7 @@
 import { messagePoints } from './message-points';
 
 describe('messagePoints', () => {
-  it('reads prose sentence by sentence, quoting each verbatim', () => {
+  it('reads prose sentence by sentence, quoting each verbatim, the first opening its paragraph', () => {
     const text = 'Found it. The problem is a **corrupted index file** in this worktree.';
     expect(messagePoints(text)).toEqual([
       {
@@ -10,6 +10,7 @@ describe('messagePoints', () => {
         section: undefined,
         kind: 'sentence',
         next: 'The problem is a **corrupted index file** in this worktree.',
+        opensParagraph: true,
       },
       {
         quote: 'The problem is a **corrupted index file** in this worktree.',

@@ -24,6 +24,8 @@ export interface Point {
   detail?: boolean;
   /** A sentence's successor in the same paragraph: what it goes on to say. */
   next?: string;
+  /** The first sentence of a paragraph of plain sentences (not a labelled one). */
+  opensParagraph?: boolean;
   /** A labelled paragraph's sentences past its first, which the label names too. */
   continues?: string[];
 }
@@ -193,6 +195,7 @@ export function messagePoints(message: string): Point[] {
           section,
           kind: 'sentence',
           ...(said[i + 1] ? { next: said[i + 1] } : {}),
+          ...(i === 0 ? { opensParagraph: true } : {}),
         }),
       );
     // Of a paragraph that ends by introducing a list, the last sentence is the list's lead.

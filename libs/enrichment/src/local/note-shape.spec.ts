@@ -138,7 +138,16 @@ describe('notes, not fragments', () => {
     ]) {
       expect(titleAfter(closing)).toBe('Fix typecheck CI failures by using custom export conditions');
     }
-    expect(isStatusFluff('Pushed to `main` after the rebase because CI only runs on main')).toBe(false);
+    // Only a commit's whereabouts, said of its sha, is narration; how pushes work is a fact.
+    for (const fact of [
+      'Pushed to `main` after the rebase because CI only runs on main',
+      'Pushed to `main` so the release job picks it up',
+      'Tags pushed to origin trigger the release workflow in `.github/workflows/release.yml`',
+      'Changes to `schema.prisma` must be committed and pushed before the deploy job runs',
+      'The docs site is now on GitHub Pages, served from the `gh-pages` branch',
+    ]) {
+      expect(isStatusFluff(fact)).toBe(false);
+    }
   });
 });
 

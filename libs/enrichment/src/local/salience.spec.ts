@@ -75,9 +75,6 @@ describe('guesses', () => {
     );
     expect(guesses('The cleanest fix is probably to make the CLI run `git gc` itself at a safe point')).toBe(false);
     expect(guesses('I’d lean toward Option 4, the hybrid, for its control of the agent loop')).toBe(true);
-    // A list of what can make something happen lists possibilities (entireio-cli: the shadow-branch one was not it).
-    expect(guesses('This can happen when:')).toBe(true);
-    expect(guesses('The lock is released when the job finishes, so a crash can leave it held for 30 s')).toBe(false);
     // A rule of the code stated with "may" is no guess.
     expect(guesses('Note that `sessionId` may be null for compacted sessions, so `reinforce()` must check it')).toBe(
       false,

@@ -105,17 +105,21 @@ const STATUS =
 export function isStatusFluff(text: string): boolean {
   // Narration of the moment, however long: "logs are now being shipped to Loki successfully".
   if (NARRATION.test(text) && !(['cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return true;
+  if (COMMIT_WENT.test(text)) return true;
   if ((['where', 'cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return false;
   const words = text.match(/[A-Za-z][A-Za-z'-]+/g) ?? [];
   return words.length <= 8 && STATUS.test(text);
 }
 
-/**
- * How the work is going right now, which is not what the next session needs to know: a commit
- * "is now on the remote" says where it went, and the note says the commit itself.
- */
+/** How the work is going right now, which is not what the next session needs to know. */
 const NARRATION =
-  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running)|(?:is|are) now on (?:the )?(?:remote|origin|github)|committed and pushed|pushed (?:as|to)(?= (?:`|the remote|origin)))\b/i;
+  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
+/**
+ * Where a commit went, said of its sha ("Committed and pushed as `cd7e235`", "The commit
+ * `ccdd053` is now on the remote"): the turn's note states the commit itself.
+ */
+const COMMIT_WENT =
+  /^(?:(?:committed and )?pushed(?: to \S+)? as `[0-9a-f]{7,40}`|the commit `[0-9a-f]{7,40}` is now on (?:the )?(?:remote|origin))/i;
 
 /**
  * A sentence about the assistant or addressed to the person ("My context doesn't include
@@ -153,11 +157,11 @@ export function leansOnWhatCameBefore(sentence: string): boolean {
 
 /**
  * A guess put forward, not a conclusion: "the issue is likely …", "might also contribute",
- * "I'd lean toward Option 3", "This can happen when:" (what might have). Mid-investigation the assistant guesses aloud; what the session
+ * "I'd lean toward Option 3". Mid-investigation the assistant guesses aloud; what the session
  * then changed or concluded says what was so ("possibly-unbound" is a diagnostic's name).
  */
 const GUESS =
-  /\b(?:(?:is|are|was|were|it['’]s|that['’]s) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i['’]?d (?:lean|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion)|can (?:happen|occur) (?:when|if))\b/i;
+  /\b(?:(?:is|are|was|were|it['’]s|that['’]s) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i['’]?d (?:lean|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
 /** What a sentence states as a rule of the code: "`sessionId` may be null, so `reinforce()` must check it". */
 const STATES_A_RULE = /\b(?:must|requires?|has to|have to)\b/i;
 

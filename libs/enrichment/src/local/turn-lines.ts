@@ -38,6 +38,8 @@ export interface Line {
    * list ("The simplest way:") or a reaction ("It didn't.") is no fact past a title.
    */
   next?: string;
+  /** A sentence its paragraph opens with: with no `next`, nothing in the paragraph goes on from it. */
+  opensParagraph: boolean;
   /** One of the sentences a closing message opens with, before any heading or list: its headline. */
   headline: boolean;
 }
@@ -53,10 +55,16 @@ const WEIGHING = new RegExp(
   'i',
 );
 
+/** A list's lead that says what follows could have made something happen: "This can happen when:". */
+const POSSIBLE_CAUSES = /\bcan (?:happen|occur) (?:when|if)\s*:\s*$/i;
+
 function weighs(point: Point): boolean {
   const { lead = '', section = '', label = '' } = point;
-  // A list led by a guess ("A few things that could help prevent it:") lists what might be tried.
-  return WEIGHING.test(lead) || WEIGHING.test(section) || WEIGHING.test(label) || guesses(lead);
+  // A list led by a guess ("A few things that could help prevent it:") lists what might be tried,
+  // one led by "This can happen when:" what might have been the cause: neither is a finding.
+  return (
+    WEIGHING.test(lead) || WEIGHING.test(section) || WEIGHING.test(label) || guesses(lead) || POSSIBLE_CAUSES.test(lead)
+  );
 }
 
 /** The sides of a choice, as a sentence's lead names them; a caveat or a risk is a finding. */
@@ -122,6 +130,7 @@ export function turnLines(turn: Turn): Line[] {
               ? `${t}:${point.section ?? point.list}`
               : undefined,
           next: point.next && !addsNothing(point.next) ? cleanSentence(point.next) : undefined,
+          opensParagraph: point.opensParagraph === true,
           headline: headline > 0,
         },
       ];

@@ -237,21 +237,22 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
 }
 
 /**
+ * A short sentence that opens its paragraph and goes on to nothing that says something ("The
+ * fix is to rebuild the worktree's index", "The fix is to rebuild it. The simplest way:") names
+ * neither what nor why: in the brain, away from the message around it, it is a fragment. A
+ * paragraph's later sentence goes on from what came before it; a list item stands in its list.
+ */
+const ALONE_CHARS = 70;
+function saysTooLittle(l: Line): boolean {
+  return l.opensParagraph && l.next === undefined && l.text.trim().length < ALONE_CHARS;
+}
+
+/**
  * Conclusions a note does not already state: a root cause, a choice, a change, an insight.
  * The bullets of a weighing (options, pros and cons, strengths and risks, considerations) are
  * sides of one question, not findings: what the session concluded from them is said in a
  * sentence, or in the option the person picked (dialogue), and a weighing left open gives none.
  */
-/**
- * A short sentence standing alone in its paragraph ("The fix is to rebuild the worktree's
- * index", "We should run it on all push") names neither what nor why: in the brain, away from
- * the message around it, it is a fragment.
- */
-const ALONE_CHARS = 70;
-function saysTooLittle(l: Line): boolean {
-  return l.next === undefined && titleAndRest(l.text).rest === l.text && l.text.trim().length < ALONE_CHARS;
-}
-
 function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] {
   const coveredGroups = new Set([...covered].flatMap((l) => (l.group ? [l.group] : [])));
   return pick(
