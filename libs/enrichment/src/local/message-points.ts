@@ -24,7 +24,7 @@ export interface Point {
   detail?: boolean;
   /** A sentence's successor in the same paragraph: what it goes on to say. */
   next?: string;
-  /** The first sentence of a paragraph of plain sentences (not a labelled one). */
+  /** The first sentence of its paragraph, when that is read sentence by sentence (not as one labelled point). */
   opensParagraph?: boolean;
   /** A labelled paragraph's sentences past its first, which the label names too. */
   continues?: string[];
