@@ -16,7 +16,7 @@ const ROOT = join(__dirname, '..', '..', '..');
 export const REALDATA = process.env.MEMEX_REALDATA_DIR ?? join(ROOT, '..', 'shared', 'realdata');
 export const TRANSCRIPT_DIRS = ['transcripts', 'transcripts-more'].map((d) => join(REALDATA, d));
 /** The admin token the benches start the server with, to create their projects. */
-export const BENCH_ADMIN = 'bench-real-sessions-admin-token';
+const BENCH_ADMIN = 'bench-real-sessions-admin-token';
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_EVENTS = 200;
 
@@ -25,7 +25,7 @@ export type StoredItem = Pick<
   'itemId' | 'type' | 'status' | 'title' | 'facts' | 'rationale' | 'files' | 'evidenceSpans'
 >;
 
-export const transcriptPath = (file: string): string | undefined =>
+const transcriptPath = (file: string): string | undefined =>
   TRANSCRIPT_DIRS.map((d) => join(d, file)).find((p) => existsSync(p));
 
 export async function api<T>(server: BenchServer, path: string, key: string, init: RequestInit = {}): Promise<T> {
@@ -128,7 +128,7 @@ export function skippedWithoutTranscripts(bench: string): boolean {
   return true;
 }
 
-const LABELS = join(__dirname, '..', '..', '..', 'bench', 'quality', 'labels');
+const LABELS = join(ROOT, 'bench', 'quality', 'labels');
 
 /**
  * The team's labels (bench/quality/labels) of the sessions whose transcripts this machine

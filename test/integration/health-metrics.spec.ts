@@ -3,20 +3,11 @@ import { IngestApiModule } from '../../apps/ingest-api/src';
 import { event, request, type ErrorBody } from '../support/http';
 import { ADMIN_TOKEN, databaseEnv, startTestApp } from '../support/test-app';
 import { useTestApp } from '../support/use-test-app';
+import { waitForHttp } from '../support/processes';
 import { describeServerOnly, itServerOnly } from '../support/mode';
 
 const METRICS_TOKEN = 'test-metrics-token-0123456789';
 const ctx = useTestApp([IngestApiModule], { redisProxy: true, env: { METRICS_TOKEN } });
-
-/** Asks /health/ready every 100 ms, at most `tries` times, until it answers 200: its last status. */
-async function readyWithin(tries: number): Promise<number> {
-  let status = 0;
-  for (let i = 0; i < tries && status !== 200; i += 1) {
-    await new Promise((r) => setTimeout(r, 100));
-    status = (await request(`${ctx.server.url}/health/ready`)).status;
-  }
-  return status;
-}
 
 describe('health', () => {
   itServerOnly(
@@ -52,7 +43,8 @@ describe('health', () => {
     });
     ctx.redisProxy.restore();
 
-    expect(await readyWithin(50)).toBe(200);
+    await waitForHttp(`${ctx.server.url}/health/ready`, 5_000);
+    expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(200);
   });
 });
 
@@ -142,6 +134,7 @@ describeServerOnly('a Redis that stops answering', 'cuts Redis', () => {
     } finally {
       ctx.redisProxy.restore();
     }
-    expect(await readyWithin(100)).toBe(200);
+    await waitForHttp(`${ctx.server.url}/health/ready`, 10_000);
+    expect((await request(`${ctx.server.url}/health/ready`)).status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { usageError } from './cli-error';
  * parseArgs' option objects: `values` flags take one, `switches` none, and `lists` a value
  * each time they are given.
  */
-export interface Flags<T extends string, S extends string, L extends string> {
+interface Flags<T extends string, S extends string, L extends string> {
   values?: readonly T[];
   switches?: readonly S[];
   lists?: readonly L[];

@@ -227,7 +227,7 @@ export const PROJECT_HEADER = 'x-memex-project';
  * works on any project without holding its key. The token check is the operator endpoints'.
  */
 @Injectable()
-export class ProjectScopeGuard implements CanActivate {
+class ProjectScopeGuard implements CanActivate {
   constructor(
     private readonly keys: ProjectKeyResolver,
     private readonly projects: ProjectRepository,

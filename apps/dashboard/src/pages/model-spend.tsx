@@ -13,7 +13,7 @@ function budgetLine(spent: number | null, budget: number, left: number | null, u
   const amount = unit === 'cost' ? dollars : (n: number | null) => tokens(n ?? 0);
   return budget === 0
     ? `${amount(spent)} (no daily ${unit} budget)`
-    : `${amount(spent)} of ${unit === 'cost' ? `$${budget}` : tokens(budget)} (${left === null ? null : amount(left)} left)`;
+    : `${amount(spent)} of ${unit === 'cost' ? `$${budget}` : tokens(budget)} (${amount(left)} left)`;
 }
 
 /** The project's model spend today against its daily budgets, and the last days by engine (GET /api/v2/usage). */

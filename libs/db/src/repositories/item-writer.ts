@@ -125,8 +125,7 @@ export class ItemWriter {
            and (extract(epoch from m.updated_at) * 1000)::float8 = p.updated_ms
       ), moved as (
         -- Each moved row is found by its id in what was read: the plan list is joined once, by
-        -- the primary key. Joined to the read rows again (a scan per row) it took 147 s for
-        -- 28,420 moves (bench:hygiene).
+        -- the primary key. Joined to the read rows again, every row scanned the whole plan.
         update memory_items m set status = o.to_status
           from old o
          where m.id = o.id
