@@ -146,6 +146,20 @@ describe('local engine: Claude Code structure', () => {
     );
   });
 
+  it('takes a fallback the closing message supposes for no open work', () => {
+    const events = session()
+      .prompt('Get the container image to build with the new Playwright base image.')
+      .edit('docker/Containerfile')
+      .say(
+        'Updated the base image to v1.56.0 and npm to the latest release in the container.\n\n' +
+          'If this still fails, we can build locally and copy the `dist/` folder into the container.',
+      )
+      .events();
+    const items = extractLocally(events);
+    expect(items.map((i) => i.type)).toContain('ImplementationFact');
+    expect(items.filter((i) => i.type === 'Todo')).toEqual([]);
+  });
+
   it('remembers a command that failed and the changed command that worked', () => {
     const events = session()
       .prompt('Commit the new redaction script please.')

@@ -38,10 +38,32 @@ describe('near duplicates', () => {
     const [first, ...rest] = withoutNearDuplicates([
       candidate('GC prunes loose objects the worktree index depends on'),
       candidate('git gc prunes the loose objects the worktree index depends on'),
-      candidate('GC prunes loose objects the worktree index depends on', 'Decision'),
+      // As alike, but of another type and with more to say: a point of its own.
+      candidate('Keep auto GC off because it prunes loose objects the index depends on', 'Decision'),
     ]);
     expect(rest.map((c) => c.type)).toEqual(['Decision']);
     expect(first!.evidence).toHaveLength(2);
+  });
+
+  it('folds a title of any type that a more salient item already states in its title or facts', () => {
+    const fix = {
+      ...candidate('Fixed [object][object] display: send the content string, not its wrapper', 'ImplementationFact'),
+      facts: 'Asked: the issue is for the individual token streaming.',
+    };
+    const kept = withoutNearDuplicates([
+      fix,
+      candidate('The issue is for the individual token streaming'),
+      // Most of its words are in the fix's note, not all: it says something the note does not.
+      candidate('Token streaming drops the last chunk when the issue is closed'),
+    ]);
+    expect(kept.map((c) => c.title)).toEqual([
+      fix.title,
+      'Token streaming drops the last chunk when the issue is closed',
+    ]);
+    expect(kept[0]!.evidence.map((e) => e.quote)).toEqual([
+      fix.title,
+      'The issue is for the individual token streaming',
+    ]);
   });
 
   it('reuses the hint of an item the project holds that says the same', () => {

@@ -14,18 +14,32 @@ const SAME_POINT = 0.6;
  * nearly every word is the same, so "bump to 1.2.4" never folds into the "bump to 1.2.3" it follows.
  */
 const SAME_STORED_POINT = 0.8;
+/**
+ * How much of a title a more salient item's title and facts must hold for the title to add
+ * nothing, whatever the two items' types: nearly all of it.
+ */
+const SAID_ALREADY = 0.85;
 const MIN_WORDS = 3;
 
 function words(text: string): Set<string> {
   return new Set(significantWords(text));
 }
 
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared += 1;
+  return shared;
+}
+
 /** Overlap of the two word sets over the smaller one: a short title inside a longer one is the same point. */
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size < MIN_WORDS || b.size < MIN_WORDS) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared += 1;
-  return shared / Math.min(a.size, b.size);
+  return sharedCount(a, b) / Math.min(a.size, b.size);
+}
+
+/** Share of the words of `a` that `b` holds. */
+function heldIn(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  return a.size < MIN_WORDS ? 0 : sharedCount(a, b) / a.size;
 }
 
 export function samePoint(a: string, b: string): boolean {
@@ -34,15 +48,21 @@ export function samePoint(a: string, b: string): boolean {
 
 /**
  * Candidates most salient first: a later one saying what an earlier one of the same type said
- * is folded into it (its evidence kept, up to five spans).
+ * is folded into it (its evidence kept, up to five spans). So is one of any type whose title a
+ * more salient item already states, word for word, in its title or facts: the person's "the
+ * issue is for the individual token streaming" quoted as the fix's request, a menu's option
+ * inside the note of the option taken, a progress line inside the commit note it led to. Work
+ * left open stands on its own even when a note mentions it: a Todo is tracked until it is done.
  */
 export function withoutNearDuplicates(ranked: readonly CandidateItem[]): CandidateItem[] {
-  const kept: Array<{ item: CandidateItem; words: Set<string> }> = [];
+  const kept: Array<{ item: CandidateItem; words: Set<string>; all: Set<string> }> = [];
   for (const item of ranked) {
     const own = words(item.title);
-    const first = kept.find((k) => k.item.type === item.type && overlap(k.words, own) >= SAME_POINT);
+    const first =
+      kept.find((k) => k.item.type === item.type && overlap(k.words, own) >= SAME_POINT) ??
+      (item.type === 'Todo' ? undefined : kept.find((k) => heldIn(own, k.all) >= SAID_ALREADY));
     if (first) first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
-    else kept.push({ item, words: own });
+    else kept.push({ item, words: own, all: words(`${item.title} ${item.facts}`) });
   }
   return kept.map((k) => k.item);
 }

@@ -28,6 +28,9 @@ const LEAD_CHARS = 280;
 /** Conclusions stated strongly enough to stand as items of their own. */
 const FINDING_SCORE = 4;
 const MAX_FINDINGS = 6;
+/** A sentence that supposes ("If this still fails, …") states no work left open. */
+const SUPPOSES = /^(?:and |but |so )?(?:if|in case|should (?:it|this|that))\b/i;
+
 const FINDING_TYPE: Array<[Cue, ItemType]> = [
   ['cause', 'BugFix'],
   ['choice', 'Decision'],
@@ -270,7 +273,9 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,
   ).flatMap((l) => {
-    const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
+    // What a sentence supposes ("If builds get slow, split the build") may be a view, never open work.
+    const cues = SUPPOSES.test(l.text) ? l.cues.filter((c) => c !== 'open') : l.cues;
+    const type = FINDING_TYPE.find(([cue]) => cues.includes(cue))?.[1];
     if (!type) return [];
     const { title, rest } = titleAndRest(l.text);
     // A sentence that is all headline says what it meant in the sentence after it.
@@ -306,7 +311,12 @@ function todo(salience: number, text: string, event: EngineEvent, quote: string)
  * do, and the entries the window's last todo list leaves unfinished.
  */
 function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[] {
-  const [open] = pick(all, (l) => l.closing && l.cues.includes('open') && !isJunkTitle(l.text), 1);
+  // Open work is stated: "If this still fails, we can build locally" supposes a failure, and what it offers is a fallback.
+  const [open] = pick(
+    all,
+    (l) => l.closing && l.cues.includes('open') && !SUPPOSES.test(l.text) && !isJunkTitle(l.text),
+    1,
+  );
   // Only the list the window ends with says what is still open; earlier lists were worked on.
   const list = isLast ? lastTodoList(turn.events) : undefined;
   return [
