@@ -34,7 +34,6 @@ async function startWorker(): Promise<RunningProcess> {
   return worker;
 }
 
-/** Model calls the project has paid for, as the usage ledger counts them. */
 /** Until the worker's cursor reaches the session's last event. */
 function caughtUp(session: { id: string; last_event_seq: number }): Promise<void> {
   return waitFor(async () => {
@@ -56,6 +55,7 @@ async function postEvents(sessionId: string, events: unknown[]): Promise<void> {
   expect(res.status).toBe(202);
 }
 
+/** Model calls the project has paid for, as the usage ledger counts them. */
 async function paidCalls(): Promise<number> {
   const usage = await ctx.database.db.selectFrom('llm_usage').select('calls').execute();
   return usage.reduce((n, u) => n + u.calls, 0);

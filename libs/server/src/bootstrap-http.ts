@@ -44,7 +44,6 @@ function answerConnect(socket: Socket): void {
   );
 }
 
-/** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
 /** Nest's own start-up lines: which module loaded, every route mapped. Noise at info, to a person or a collector. */
 const WIRING = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
 
@@ -74,6 +73,7 @@ class FrameworkQuietLogger implements LoggerService {
   }
 }
 
+/** Builds a Fastify-backed Nest app around `rootModule`, ready to `listen`. */
 export async function createHttpApp(rootModule: unknown, config: Config): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: INGEST_LIMITS.maxBatchBytes,
