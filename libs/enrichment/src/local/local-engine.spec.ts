@@ -146,6 +146,25 @@ describe('local engine: Claude Code structure', () => {
     );
   });
 
+  it('keeps a failure the work met but did not cause, said mid-turn', () => {
+    const events = session()
+      .prompt('Tables must be created before the materialized views that read them.')
+      .edit('packages/core/src/planner.ts')
+      .bash('bun run test', 'error: Missing CLICKHOUSE_URL or CLICKHOUSE_HOST', true)
+      .say(
+        'All tests pass. The only failure is `@chkit/plugin-pull`, a pre-existing e2e test that requires `CLICKHOUSE_URL`.',
+      )
+      .bash('gh pr create --fill', 'https://github.com/obsessiondb/chkit/pull/34')
+      .say('Created the PR: tables are now created before views, and views before materialized views.')
+      .events();
+    expect(extractLocally(events)).toContainEqual(
+      expect.objectContaining({
+        type: 'Todo',
+        title: 'The only failure is `@chkit/plugin-pull`, a pre-existing e2e test that requires `CLICKHOUSE_URL`',
+      }),
+    );
+  });
+
   it('takes a fallback the closing message supposes for no open work', () => {
     const events = session()
       .prompt('Get the container image to build with the new Playwright base image.')

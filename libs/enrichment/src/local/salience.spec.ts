@@ -57,6 +57,7 @@ describe('cuesOf', () => {
     );
     expect(cuesOf('The remaining failures are in the streaming tests')).toContain('open');
     expect(cuesOf('The remaining test failures are in `stream.spec.ts`')).toContain('open');
+    expect(cuesOf('Markdownlint shows 3 pre-existing warnings in the mermaid skill')).toContain('open');
     expect(cuesOf('The remaining ~20ms is the `machineid.ProtectedID()` call')).not.toContain('open');
     expect(cuesOf('The remaining uncommitted file (`go/mcp-server`) is just the compiled binary')).not.toContain(
       'open',

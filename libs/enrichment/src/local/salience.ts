@@ -21,7 +21,7 @@ const CUES: Record<Cue, RegExp> = {
     /\b(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|installed|enabled|disabled|committed|pushed|merged|spawned|built|generated|deployed|migrated|bumped|extracted|wired|now (?:uses?|runs?|has|is|calls?|returns?|shows?|works?)|is now|are now)\b/i,
   // "The remaining ~20ms is the machine-id call" names what is left; "remaining feedback: …" and
   // "the remaining failures" are open.
-  open: /\b(?:still (?:fail|need|broken|missing|to do|open|pending|not)|not yet|(?<!\bthe )remaining|the remaining (?:[\w-]+ )?(?:work|tasks?|items?|issues?|failures?|errors?|todos?|steps?|questions?|bugs?)\b|left to|todo\b|next steps?|follow[- ]up|known (?:issue|limitation)|doesn't (?:yet|work)|won't work|needs? (?:to be|more)|untested|not (?:tested|verified|working)|blocked|deferred|later\b|outstanding)/i,
+  open: /\b(?:still (?:fail|need|broken|missing|to do|open|pending|not)|pre-?existing\b|not yet|(?<!\bthe )remaining|the remaining (?:[\w-]+ )?(?:work|tasks?|items?|issues?|failures?|errors?|todos?|steps?|questions?|bugs?)\b|left to|todo\b|next steps?|follow[- ]up|known (?:issue|limitation)|doesn't (?:yet|work)|won't work|needs? (?:to be|more)|untested|not (?:tested|verified|working)|blocked|deferred|later\b|outstanding)/i,
   insight:
     /\b(?:takeaway|lesson|gotcha|caveat|key (?:insight|finding|point)|important(?:ly)?|note that|requires?|have to|has to|must|only (?:works|if|when)|(?:does|did|can|could|would|will|is|are|was)n'?t|cannot|without|works? (?:by|because|only))\b/i,
   reason: /\b(?:because|since|so that|due to|which means|otherwise|to avoid|to prevent|in order to)\b/i,
