@@ -34,6 +34,15 @@ describe('near duplicates', () => {
     ).toBe(false);
   });
 
+  it('reads a word and its inflections as one word', () => {
+    expect(
+      samePoint(
+        'The bug is in the sorting logic: all `create_*` operations share the same rank',
+        'Root cause: two sort functions gave every `create_*` operation the same rank',
+      ),
+    ).toBe(true);
+  });
+
   it('folds a later saying into the first of the same type, keeping its evidence', () => {
     const [first, ...rest] = withoutNearDuplicates([
       candidate('GC prunes loose objects the worktree index depends on'),

@@ -25,6 +25,19 @@ function words(text: string): Set<string> {
   return new Set(significantWords(text));
 }
 
+/**
+ * Within a window one point is said again in other forms of its words ("sorting", "sort"); an
+ * item already stored is compared word for word, as "publishes with npm" is not "publish with bun".
+ */
+function stemmedWords(text: string): Set<string> {
+  return new Set(significantWords(text).map(stem));
+}
+
+/** A word without its inflection, so "sorting" and "sort", "operations" and "operation" count as one. */
+function stem(word: string): string {
+  return word.length > 5 ? word.replace(/(?:ing|ed|es|s)$/, '') : word;
+}
+
 function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
   for (const w of a) if (b.has(w)) shared += 1;
@@ -43,7 +56,7 @@ function heldIn(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 export function samePoint(a: string, b: string): boolean {
-  return overlap(words(a), words(b)) >= SAME_POINT;
+  return overlap(stemmedWords(a), stemmedWords(b)) >= SAME_POINT;
 }
 
 /**
@@ -57,12 +70,12 @@ export function samePoint(a: string, b: string): boolean {
 export function withoutNearDuplicates(ranked: readonly CandidateItem[]): CandidateItem[] {
   const kept: Array<{ item: CandidateItem; words: Set<string>; all: Set<string> }> = [];
   for (const item of ranked) {
-    const own = words(item.title);
+    const own = stemmedWords(item.title);
     const first =
       kept.find((k) => k.item.type === item.type && overlap(k.words, own) >= SAME_POINT) ??
       (item.type === 'Todo' ? undefined : kept.find((k) => heldIn(own, k.all) >= SAID_ALREADY));
     if (first) first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
-    else kept.push({ item, words: own, all: words(`${item.title} ${item.facts}`) });
+    else kept.push({ item, words: own, all: stemmedWords(`${item.title} ${item.facts}`) });
   }
   return kept.map((k) => k.item);
 }
