@@ -8,6 +8,7 @@ import {
   guesses,
   isChatter,
   isStatusFluff,
+  KNOWN_FAILURE,
   pointScore,
   type Cue,
 } from './salience';
@@ -76,13 +77,6 @@ function arguesASide(text: string): boolean {
   return side !== undefined && side.split(/\s+/).length <= 3 && SIDES.test(side);
 }
 
-/**
- * A failure the work met but did not cause ("`@chkit/plugin-pull` is a pre-existing e2e test that
- * requires `CLICKHOUSE_URL`"): said mid-turn as often as at its end, and what the next session
- * should not chase again.
- */
-const KNOWN_FAILURE = /\bpre-?existing\b/i;
-
 /** Cues a list's lead lends its items: "Here's the root cause chain:" makes each link a cause. */
 const LENT: readonly Cue[] = ['cause', 'choice', 'open'];
 
@@ -115,6 +109,7 @@ export function turnLines(turn: Turn): Line[] {
       // A closing message opens with its headline: what the turn came to, before the details.
       const headline = isClosing && point.kind === 'sentence' && p < 3 && (firstList < 0 || p < firstList) ? 1 : 0;
       const score = raw + (leadCues.length > 0 ? 1 : 0) + headline;
+      // Mid-turn only a cause, a choice or a failure the work did not cause is worth a note.
       if (!isClosing && !cues.includes('cause') && !cues.includes('choice') && !KNOWN_FAILURE.test(clean)) return [];
       // A list and the items its summary states say one thing; an item with more to say stands alone.
       const group =
