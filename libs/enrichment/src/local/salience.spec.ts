@@ -1,4 +1,4 @@
-import { cuesOf, guesses, leansOnWhatCameBefore, sentenceScore } from './salience';
+import { cuesOf, guesses, isStatusFluff, leansOnWhatCameBefore, sentenceScore } from './salience';
 
 const POINTING_BACK = [
   'It only worked locally because you had a `dist` from a previous build.',
@@ -80,5 +80,15 @@ describe('guesses', () => {
     expect(guesses('Note that `sessionId` may be null for compacted sessions, so `reinforce()` must check it')).toBe(
       false,
     );
+  });
+});
+
+describe('isStatusFluff', () => {
+  it('takes a run predicted to pass for status: whether it did is known by the next session', () => {
+    expect(isStatusFluff("Main branch had linting errors, but now it's fixed, so the next CI run should pass")).toBe(
+      true,
+    );
+    // Why it will pass is a finding.
+    expect(isStatusFluff('CI should pass now since typecheck no longer depends on `dist/` existing')).toBe(false);
   });
 });

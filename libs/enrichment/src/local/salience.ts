@@ -127,7 +127,7 @@ export function isStatusFluff(text: string): boolean {
 
 /** How the work is going right now, which is not what the next session needs to know. */
 const NARRATION =
-  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
+  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running)|(?:ci|build|run|checks?|tests?|pipeline) should (?:now )?(?:pass|succeed|be green))\b/i;
 /**
  * Where a commit went, said of its sha ("Committed and pushed as `cd7e235`", "The commit
  * `ccdd053` is now on the remote"): the turn's note states the commit itself.
