@@ -8,8 +8,6 @@ import { closingMessage, type Turn } from './turns';
 
 /** A question, not a request: "is it problematic, data wise?", "how is it seeded?". */
 const QUESTION = /\?\s*$|^(?:what|why|how|where|when|which|who|is|are|does|do|did|can|could|would|should)\b[^.!]*$/i;
-/** A problem the person reports: "copy pasting claude output leaves weird line breaks:". */
-const PROBLEM = /\b(?:weird|strange|broken|breaks|doesn'?t work|not working|fails?|failing|errors?|stuck|hangs?)\b/i;
 /** Words a person opens a prompt with before saying anything: "ok. uh. no.", "yes, ". */
 const INTERJECTIONS =
   /^(?:\s*(?:ok(?:ay)?|uh+|um+|hm+|ah+|oh|well|wait|no|nope|yes|yeah|yep|so|right|sure)[.!,]+(?=\s))+\s*/i;
@@ -38,11 +36,7 @@ export function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
       ?.split('\n')
       .filter((l) => l.trim())
       .at(-1) ?? '';
-  // A problem stated in a first line, with what shows it pasted below, asks as a question does.
-  const firstLine = asked?.split('\n').find((l) => l.trim()) ?? '';
-  const asks = asked !== undefined && asked.length <= 500 && QUESTION.test(lastLine);
-  const reports = !asks && firstLine.length <= 200 && PROBLEM.test(firstLine);
-  if (!asked || (!asks && !reports)) return undefined;
+  if (!asked || asked.length > 500 || !QUESTION.test(lastLine)) return undefined;
   const closing = closingMessage(turn);
   if (!closing) return undefined;
   // The answer is the opening paragraph; what follows elaborates it.
@@ -59,7 +53,7 @@ export function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
   if (isJunkTitle(title)) return undefined;
   // The line that asks, without the "ok. uh. no." a person opens with; the whole prompt when
   // that line alone says little ("why?").
-  const line = (reports ? firstLine.replace(/:\s*$/, '') : lastLine).replace(INTERJECTIONS, '');
+  const line = lastLine.replace(INTERJECTIONS, '');
   const question = firstSentence(
     normalizeWhitespace(significantWords(line).length >= 3 ? line : asked.replace(INTERJECTIONS, '') || asked),
     160,

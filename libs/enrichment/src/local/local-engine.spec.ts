@@ -179,6 +179,20 @@ describe('local engine: Claude Code structure', () => {
     expect(items.filter((i) => i.type === 'Todo')).toEqual([]);
   });
 
+  it('takes a view on a case that may come for a view, not open work, and a failure under a condition for open work', () => {
+    const events = session()
+      .prompt('Should we split the build into bun build and tsc?')
+      .say(
+        'No bundler at all: every package uses plain `tsc`, because Bun cannot emit `.d.ts` files.\n\n' +
+          'If build times start feeling slow later, splitting into `bun build` + `tsc --emitDeclarationOnly` would be the natural next step.\n\n' +
+          'If you run the suite with `--runInBand`, the cache tests still fail: they share one Redis database.',
+      )
+      .events();
+    const items = extractLocally(events);
+    expect(items.find((i) => i.title.startsWith('If build times'))?.type).not.toBe('Todo');
+    expect(items.find((i) => i.title.startsWith('If you run the suite'))?.type).toBe('Todo');
+  });
+
   it('remembers a command that failed and the changed command that worked', () => {
     const events = session()
       .prompt('Commit the new redaction script please.')

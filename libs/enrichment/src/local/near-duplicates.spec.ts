@@ -34,13 +34,16 @@ describe('near duplicates', () => {
     ).toBe(false);
   });
 
-  it('reads a word and its inflections as one word', () => {
-    expect(
-      samePoint(
-        'The bug is in the sorting logic: all `create_*` operations share the same rank',
-        'Root cause: two sort functions gave every `create_*` operation the same rank',
-      ),
-    ).toBe(true);
+  it('reads a word and its endings as one word, within a window', () => {
+    const kept = withoutNearDuplicates([
+      candidate('Root cause: two sort functions gave every `create_*` operation the same rank'),
+      candidate('The bug is in the sorting logic: all `create_*` operations share the same rank'),
+    ]);
+    expect(kept.map((c) => c.title)).toEqual([
+      'Root cause: two sort functions gave every `create_*` operation the same rank',
+    ]);
+    // Not every word ending in "s" is a plural: "process" and "processes" are one word, "status" stays.
+    expect(samePoint('The process status shows every retry', 'Processes show their status on every retry')).toBe(true);
   });
 
   it('folds a later saying into the first of the same type, keeping its evidence', () => {
@@ -54,7 +57,7 @@ describe('near duplicates', () => {
     expect(first!.evidence).toHaveLength(2);
   });
 
-  it('folds a title of any type that a more salient item already states in its title or facts', () => {
+  it('folds an item of any type whose title and facts a more salient item already holds', () => {
     const fix = {
       ...candidate('Fixed [object][object] display: send the content string, not its wrapper', 'ImplementationFact'),
       facts: 'Asked: the issue is for the individual token streaming.',
@@ -62,17 +65,36 @@ describe('near duplicates', () => {
     const kept = withoutNearDuplicates([
       fix,
       candidate('The issue is for the individual token streaming'),
-      // Most of its words are in the fix's note, not all: it says something the note does not.
-      candidate('Token streaming drops the last chunk when the issue is closed'),
+      // Five of its seven words are in the fix's note: it still says something the note does not.
+      candidate('Individual token streaming shows the content wrapper again'),
+      // Its title is in the fix's note, its facts are not.
+      {
+        ...candidate('The issue is for the token streaming', 'Decision'),
+        facts: 'Each chunk is sent as its own SSE event.',
+      },
     ]);
     expect(kept.map((c) => c.title)).toEqual([
       fix.title,
-      'Token streaming drops the last chunk when the issue is closed',
+      'Individual token streaming shows the content wrapper again',
+      'The issue is for the token streaming',
     ]);
     expect(kept[0]!.evidence.map((e) => e.quote)).toEqual([
       fix.title,
       'The issue is for the individual token streaming',
     ]);
+  });
+
+  it('never folds work left open, nor anything into it', () => {
+    const todo = {
+      ...candidate('Billing webhooks still need idempotency keys before the v2 API ships', 'Todo'),
+      facts: 'The v2 API requires idempotency keys on billing webhooks.',
+    };
+    const kept = withoutNearDuplicates([
+      todo,
+      candidate('The v2 API requires idempotency keys on billing webhooks', 'ArchitectureNote'),
+      candidate('Billing webhooks still need idempotency keys', 'Todo'),
+    ]);
+    expect(kept.map((c) => c.type)).toEqual(['Todo', 'ArchitectureNote']);
   });
 
   it('reuses the hint of an item the project holds that says the same', () => {

@@ -15,8 +15,8 @@ const SAME_POINT = 0.6;
  */
 const SAME_STORED_POINT = 0.8;
 /**
- * How much of a title a more salient item's title and facts must hold for the title to add
- * nothing, whatever the two items' types: nearly all of it.
+ * How much of an item's title and facts a more salient item's title and facts must hold for it
+ * to add nothing, whatever the two items' types: nearly all of it.
  */
 const SAID_ALREADY = 0.85;
 const MIN_WORDS = 3;
@@ -26,16 +26,22 @@ function words(text: string): Set<string> {
 }
 
 /**
- * Within a window one point is said again in other forms of its words ("sorting", "sort"); an
- * item already stored is compared word for word, as "publishes with npm" is not "publish with bun".
+ * Within a window one point is said again in other forms of its words ("sorting", "sort"). An
+ * item already stored is compared as written: across windows the bar is nearly every word, and
+ * a looser reading would take the next step of a piece of work for the one before it.
  */
 function stemmedWords(text: string): Set<string> {
   return new Set(significantWords(text).map(stem));
 }
 
-/** A word without its inflection, so "sorting" and "sort", "operations" and "operation" count as one. */
+/** The endings a word takes in English: "-ing", "-ed", "-es" after a hiss, "-s" (not "-ss", "-us", "-is"). */
+const ENDING = /(?:ing|ed|(?<=[sxz]|ch|sh)es|(?<![siu])s)$/;
+
+/** A word without its ending: "sorting" is "sort", "operations" "operation", "created" "create". */
 function stem(word: string): string {
-  return word.length > 5 ? word.replace(/(?:ing|ed|es|s)$/, '') : word;
+  const base = word.replace(ENDING, '').replace(/e$/, '');
+  // "string", "during": what is left of a short word is no stem.
+  return base.length >= 4 ? base : word;
 }
 
 function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -55,27 +61,36 @@ function heldIn(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return a.size < MIN_WORDS ? 0 : sharedCount(a, b) / a.size;
 }
 
+/** Two titles of a window say one point when most words of the shorter are in the other. */
 export function samePoint(a: string, b: string): boolean {
   return overlap(stemmedWords(a), stemmedWords(b)) >= SAME_POINT;
 }
 
+interface Said {
+  item: CandidateItem;
+  title: Set<string>;
+  all: Set<string>;
+}
+
 /**
  * Candidates most salient first: a later one saying what an earlier one of the same type said
- * is folded into it (its evidence kept, up to five spans). So is one of any type whose title a
- * more salient item already states, word for word, in its title or facts: the person's "the
- * issue is for the individual token streaming" quoted as the fix's request, a menu's option
- * inside the note of the option taken, a progress line inside the commit note it led to. Work
- * left open stands on its own even when a note mentions it: a Todo is tracked until it is done.
+ * is folded into it (its evidence kept, up to five spans). So is one of any type whose title and
+ * facts a more salient item already holds, nearly every word of them, in its own: the person's
+ * "the issue is for the individual token streaming" quoted as the request of the fix it asked
+ * for, a menu's option inside the note of the option taken. Work left open is never folded
+ * either way: a Todo is tracked until it is done, and what was learnt must outlive it.
  */
 export function withoutNearDuplicates(ranked: readonly CandidateItem[]): CandidateItem[] {
-  const kept: Array<{ item: CandidateItem; words: Set<string>; all: Set<string> }> = [];
+  const kept: Said[] = [];
   for (const item of ranked) {
-    const own = stemmedWords(item.title);
+    const said: Said = { item, title: stemmedWords(item.title), all: stemmedWords(`${item.title} ${item.facts}`) };
     const first =
-      kept.find((k) => k.item.type === item.type && overlap(k.words, own) >= SAME_POINT) ??
-      (item.type === 'Todo' ? undefined : kept.find((k) => heldIn(own, k.all) >= SAID_ALREADY));
+      kept.find((k) => k.item.type === item.type && overlap(k.title, said.title) >= SAME_POINT) ??
+      (item.type === 'Todo'
+        ? undefined
+        : kept.find((k) => k.item.type !== 'Todo' && heldIn(said.all, k.all) >= SAID_ALREADY));
     if (first) first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
-    else kept.push({ item, words: own, all: stemmedWords(`${item.title} ${item.facts}`) });
+    else kept.push(said);
   }
   return kept.map((k) => k.item);
 }

@@ -58,6 +58,9 @@ describe('cuesOf', () => {
     expect(cuesOf('The remaining failures are in the streaming tests')).toContain('open');
     expect(cuesOf('The remaining test failures are in `stream.spec.ts`')).toContain('open');
     expect(cuesOf('Markdownlint shows 3 pre-existing warnings in the mermaid skill')).toContain('open');
+    expect(cuesOf('The migration backfills pre-existing rows with `false`, so old queries keep working')).not.toContain(
+      'open',
+    );
     expect(cuesOf('The remaining ~20ms is the `machineid.ProtectedID()` call')).not.toContain('open');
     expect(cuesOf('The remaining uncommitted file (`go/mcp-server`) is just the compiled binary')).not.toContain(
       'open',
@@ -88,7 +91,11 @@ describe('isStatusFluff', () => {
     expect(isStatusFluff("Main branch had linting errors, but now it's fixed, so the next CI run should pass")).toBe(
       true,
     );
-    // Why it will pass is a finding.
+    // Why it will pass, or when, is a finding.
     expect(isStatusFluff('CI should pass now since typecheck no longer depends on `dist/` existing')).toBe(false);
+    expect(isStatusFluff('The e2e run should pass once `CLICKHOUSE_URL` is set in the CI secrets')).toBe(false);
+    expect(isStatusFluff('Tests should pass on Node 20 but fail on Node 18, where global `fetch` is missing')).toBe(
+      false,
+    );
   });
 });

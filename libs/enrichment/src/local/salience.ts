@@ -13,7 +13,8 @@ export type Cue = 'cause' | 'choice' | 'conclusion' | 'change' | 'open' | 'reaso
  * A failure the work met but did not cause ("`@chkit/plugin-pull` is a pre-existing e2e test that
  * requires `CLICKHOUSE_URL`"): open, and said mid-turn as often as at a turn's end.
  */
-export const KNOWN_FAILURE = /\bpre-?existing\b/i;
+export const KNOWN_FAILURE =
+  /\bpre-?existing\b[^.;\n]{0,60}\b(?:fail\w*|errors?|warnings?|issues?|tests?|problems?)\b|\b(?:fail\w*|errors?|warnings?)\b[^.;\n]{0,40}\bpre-?existing\b/i;
 /**
  * What is said to be still failing or left to do. "The remaining ~20ms is the machine-id call"
  * names what is left; "remaining feedback: …" and "the remaining failures" are open.
@@ -119,15 +120,22 @@ const STATUS =
 export function isStatusFluff(text: string): boolean {
   // Narration of the moment, however long: "logs are now being shipped to Loki successfully".
   if (NARRATION.test(text) && !(['cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return true;
-  if (COMMIT_WENT.test(text)) return true;
+  if (COMMIT_WENT.test(text) || PREDICTS_A_PASS.test(text)) return true;
   if ((['where', 'cause', 'choice', 'reason'] as const).some((cue) => hasCue(text, cue))) return false;
   const words = text.match(/[A-Za-z][A-Za-z'-]+/g) ?? [];
   return words.length <= 8 && STATUS.test(text);
 }
 
+/**
+ * A sentence that ends on a run predicted to pass ("…, so the next CI run should pass"): the next
+ * session knows whether it did. One that goes on ("should pass once `CLICKHOUSE_URL` is set",
+ * "should pass on Node 20 but fail on Node 18") states a condition worth keeping.
+ */
+const PREDICTS_A_PASS =
+  /\b(?:ci|build|run|checks?|tests?|pipeline|workflow) should (?:now )?(?:pass|succeed|be green)(?: now)?[\s.!]*$/i;
 /** How the work is going right now, which is not what the next session needs to know. */
 const NARRATION =
-  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running)|(?:ci|build|run|checks?|tests?|pipeline) should (?:now )?(?:pass|succeed|be green))\b/i;
+  /\b(?:(?:is|are) now being|now (?:being )?(?:shipp|deploy|build|runn|upload|sync)\w*|(?:has |have )?propagated|is (?:still )?(?:running|deploying|building) (?:in the background|now)|(?:pid|process id) \d+|kill (?:-\w+ )?\d{3,}|successfully (?:deployed|shipped|pushed|started|uploaded|published|running))\b/i;
 /**
  * Where a commit went, said of its sha ("Committed and pushed as `cd7e235`", "The commit
  * `ccdd053` is now on the remote"): the turn's note states the commit itself.

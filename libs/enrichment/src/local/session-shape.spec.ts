@@ -63,21 +63,6 @@ describe('an answer to a question', () => {
     expect(answer!.facts).toContain('Asked: so now, when hosted on render.com, its likely /dev/urandom?');
   });
 
-  it('keeps the answer to a problem the person reports in a first line, with what shows it pasted below', () => {
-    const [answer] = extract(
-      exchange(
-        'copy pasting claude output leaves weird line breaks:\n\n    The curation gap. Capture writes freely,\n  recall reads freely.',
-        '`/copy` copies the last response to your clipboard as clean markdown, bypassing terminal wrapping.\n\n`/copy 3` copies the last 3 messages.',
-      ),
-    );
-    expect(answer).toMatchObject({
-      type: 'ArchitectureNote',
-      title: '`/copy` copies the last response to your clipboard as clean markdown, bypassing terminal wrapping',
-    });
-    expect(answer!.facts).toContain('Asked: copy pasting claude output leaves weird line breaks');
-    expect(answer!.facts).not.toContain('curation');
-  });
-
   it('keeps nothing when the answer is about the assistant itself', () => {
     expect(
       extract(

@@ -28,8 +28,16 @@ const LEAD_CHARS = 280;
 /** Conclusions stated strongly enough to stand as items of their own. */
 const FINDING_SCORE = 4;
 const MAX_FINDINGS = 6;
-/** A sentence that supposes ("If this still fails, …") states no work left open. */
-const SUPPOSES = /^(?:and |but |so )?(?:if|in case|should (?:it|this|that))\b/i;
+/**
+ * A fallback offered for a case that may come ("If this still fails, we can build locally", "If
+ * build times start feeling slow, splitting the build would be the next step"): no work is left
+ * open by it. A condition that states a failure ("If you run the suite with `--runInBand`, the
+ * cache tests still fail") is open work.
+ */
+function offersAFallback(text: string): boolean {
+  return /^(?:and |but |so )?(?:if|should (?:it|this|that))\b/i.test(text) && FALLBACK.test(text);
+}
+const FALLBACK = /\b(?:we|you) (?:can|could|might)\b|\b(?:try|consider)\b|\bwould be\b|\bnext step\b/i;
 
 const FINDING_TYPE: Array<[Cue, ItemType]> = [
   ['cause', 'BugFix'],
@@ -273,8 +281,8 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,
   ).flatMap((l) => {
-    // What a sentence supposes ("If builds get slow, split the build") may be a view, never open work.
-    const cues = SUPPOSES.test(l.text) ? l.cues.filter((c) => c !== 'open') : l.cues;
+    // A fallback for a case that may come may be a view, never open work.
+    const cues = offersAFallback(l.text) ? l.cues.filter((c) => c !== 'open') : l.cues;
     const type = FINDING_TYPE.find(([cue]) => cues.includes(cue))?.[1];
     if (!type) return [];
     const { title, rest } = titleAndRest(l.text);
@@ -308,13 +316,14 @@ function todo(salience: number, text: string, event: EngineEvent, quote: string)
 
 /**
  * Work left open when a turn ends: what the closing message says is still failing or yet to
- * do, and the entries the window's last todo list leaves unfinished.
+ * do (not a fallback it offers for a case that may come), and the entries the window's last
+ * todo list leaves unfinished.
  */
 function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[] {
   // Open work is stated: "If this still fails, we can build locally" supposes a failure, and what it offers is a fallback.
   const [open] = pick(
     all,
-    (l) => l.closing && l.cues.includes('open') && !SUPPOSES.test(l.text) && !isJunkTitle(l.text),
+    (l) => l.closing && l.cues.includes('open') && !offersAFallback(l.text) && !isJunkTitle(l.text),
     1,
   );
   // Only the list the window ends with says what is still open; earlier lists were worked on.
