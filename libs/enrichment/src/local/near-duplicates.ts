@@ -62,8 +62,12 @@ function heldIn(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 /** Two titles of a window say one point when most words of the shorter are in the other. */
+function onePoint(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return overlap(a, b) >= SAME_POINT;
+}
+
 export function samePoint(a: string, b: string): boolean {
-  return overlap(stemmedWords(a), stemmedWords(b)) >= SAME_POINT;
+  return onePoint(stemmedWords(a), stemmedWords(b));
 }
 
 interface Said {
@@ -85,7 +89,7 @@ export function withoutNearDuplicates(ranked: readonly CandidateItem[]): Candida
   for (const item of ranked) {
     const said: Said = { item, title: stemmedWords(item.title), all: stemmedWords(`${item.title} ${item.facts}`) };
     const first =
-      kept.find((k) => k.item.type === item.type && overlap(k.title, said.title) >= SAME_POINT) ??
+      kept.find((k) => k.item.type === item.type && onePoint(k.title, said.title)) ??
       (item.type === 'Todo'
         ? undefined
         : kept.find((k) => k.item.type !== 'Todo' && heldIn(said.all, k.all) >= SAID_ALREADY));
