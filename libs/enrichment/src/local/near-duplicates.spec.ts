@@ -21,6 +21,9 @@ const candidate = (title: string, type: CandidateItem['type'] = 'BugFix', hint =
     evidence: [{ eventId: title, quote: title }],
   }) satisfies CandidateItem;
 
+/** A candidate whose facts say more than its title. */
+const noted = (title: string, type: CandidateItem['type'], facts: string) => ({ ...candidate(title, type), facts });
+
 describe('near duplicates', () => {
   it('takes a shorter wording of the same point for the same point', () => {
     expect(
@@ -58,20 +61,18 @@ describe('near duplicates', () => {
   });
 
   it('folds an item of any type whose title and facts a more salient item already holds', () => {
-    const fix = {
-      ...candidate('Fixed [object][object] display: send the content string, not its wrapper', 'ImplementationFact'),
-      facts: 'Asked: the issue is for the individual token streaming.',
-    };
+    const fix = noted(
+      'Fixed [object][object] display: send the content string, not its wrapper',
+      'ImplementationFact',
+      'Asked: the issue is for the individual token streaming.',
+    );
     const kept = withoutNearDuplicates([
       fix,
       candidate('The issue is for the individual token streaming'),
       // Five of its seven words are in the fix's note: it still says something the note does not.
       candidate('Individual token streaming shows the content wrapper again'),
       // Its title is in the fix's note, its facts are not.
-      {
-        ...candidate('The issue is for the token streaming', 'Decision'),
-        facts: 'Each chunk is sent as its own SSE event.',
-      },
+      noted('The issue is for the token streaming', 'Decision', 'Each chunk is sent as its own SSE event.'),
     ]);
     expect(kept.map((c) => c.title)).toEqual([
       fix.title,
@@ -85,12 +86,12 @@ describe('near duplicates', () => {
   });
 
   it('never folds work left open, nor anything into it', () => {
-    const todo = {
-      ...candidate('Billing webhooks still need idempotency keys before the v2 API ships', 'Todo'),
-      facts: 'The v2 API requires idempotency keys on billing webhooks.',
-    };
     const kept = withoutNearDuplicates([
-      todo,
+      noted(
+        'Billing webhooks still need idempotency keys before the v2 API ships',
+        'Todo',
+        'The v2 API requires idempotency keys on billing webhooks.',
+      ),
       candidate('The v2 API requires idempotency keys on billing webhooks', 'ArchitectureNote'),
       candidate('Billing webhooks still need idempotency keys', 'Todo'),
     ]);

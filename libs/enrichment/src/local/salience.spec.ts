@@ -87,15 +87,28 @@ describe('guesses', () => {
 });
 
 describe('isStatusFluff', () => {
-  it('takes a run predicted to pass for status: whether it did is known by the next session', () => {
-    expect(isStatusFluff("Main branch had linting errors, but now it's fixed, so the next CI run should pass")).toBe(
-      true,
-    );
-    // Why it will pass, or when, is a finding.
-    expect(isStatusFluff('CI should pass now since typecheck no longer depends on `dist/` existing')).toBe(false);
-    expect(isStatusFluff('The e2e run should pass once `CLICKHOUSE_URL` is set in the CI secrets')).toBe(false);
-    expect(isStatusFluff('Tests should pass on Node 20 but fail on Node 18, where global `fetch` is missing')).toBe(
-      false,
-    );
+  it.each([
+    {
+      sentence: "Main branch had linting errors, but now it's fixed, so the next CI run should pass",
+      fluff: true,
+      reading: 'status: a run predicted to pass, which the next session knows the outcome of',
+    },
+    {
+      sentence: 'CI should pass now since typecheck no longer depends on `dist/` existing',
+      fluff: false,
+      reading: 'a finding: why it will pass',
+    },
+    {
+      sentence: 'The e2e run should pass once `CLICKHOUSE_URL` is set in the CI secrets',
+      fluff: false,
+      reading: 'a finding: what it needs to pass',
+    },
+    {
+      sentence: 'Tests should pass on Node 20 but fail on Node 18, where global `fetch` is missing',
+      fluff: false,
+      reading: 'a finding: where it passes and where not',
+    },
+  ])('reads "$sentence" as $reading', ({ sentence, fluff }) => {
+    expect(isStatusFluff(sentence)).toBe(fluff);
   });
 });
