@@ -74,6 +74,17 @@ export function cuesOf(sentence: string): Cue[] {
   return (Object.keys(CUES) as Cue[]).filter((c) => CUES[c].test(opening));
 }
 
+/**
+ * A fallback offered for a case that may come ("If this still fails, we can build locally", "If
+ * build times start feeling slow, splitting the build would be the next step") leaves no work
+ * open. A condition that states a failure ("If you run the suite with `--runInBand`, the cache
+ * tests still fail") does.
+ */
+export function offersAFallback(text: string): boolean {
+  return /^(?:and |but |so )?(?:if|should (?:it|this|that))\b/i.test(text) && FALLBACK.test(text);
+}
+const FALLBACK = /\b(?:we|you) (?:can|could|might)\b|\b(?:try|consider)\b|\bwould be\b|\bnext step\b/i;
+
 /** Markdown emphasis and leading fluff taken off, for titles and facts (evidence keeps the original). */
 export function cleanSentence(sentence: string): string {
   return (

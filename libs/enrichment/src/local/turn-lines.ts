@@ -9,6 +9,7 @@ import {
   isChatter,
   isStatusFluff,
   KNOWN_FAILURE,
+  offersAFallback,
   pointScore,
   type Cue,
 } from './salience';
@@ -101,7 +102,8 @@ export function turnLines(turn: Turn): Line[] {
       // A bare link or a status report is no point of its own.
       if (isStatusFluff(clean) || significantWords(clean.replace(/https?:\/\/\S+/g, '')).length < 3) return [];
       const leadCues = point.lead ? cuesOf(point.lead).filter((c) => LENT.includes(c)) : [];
-      const cues = [...new Set([...cuesOf(clean), ...leadCues])];
+      // A fallback offered for a case that may come weighs as it reads, but leaves no work open.
+      const cues = [...new Set([...cuesOf(clean), ...leadCues])].filter((c) => c !== 'open' || !offersAFallback(clean));
       // A short item ("`click(x, y)` instead of `browser_click()`") is a detail of its list, not a point.
       if (point.kind === 'item' && !point.label && significantWords(clean).length < MIN_ITEM_WORDS) return [];
       const raw = pointScore(point);

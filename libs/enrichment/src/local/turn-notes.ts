@@ -28,17 +28,6 @@ const LEAD_CHARS = 280;
 /** Conclusions stated strongly enough to stand as items of their own. */
 const FINDING_SCORE = 4;
 const MAX_FINDINGS = 6;
-/**
- * A fallback offered for a case that may come ("If this still fails, we can build locally", "If
- * build times start feeling slow, splitting the build would be the next step"): no work is left
- * open by it. A condition that states a failure ("If you run the suite with `--runInBand`, the
- * cache tests still fail") is open work.
- */
-function offersAFallback(text: string): boolean {
-  return /^(?:and |but |so )?(?:if|should (?:it|this|that))\b/i.test(text) && FALLBACK.test(text);
-}
-const FALLBACK = /\b(?:we|you) (?:can|could|might)\b|\b(?:try|consider)\b|\bwould be\b|\bnext step\b/i;
-
 const FINDING_TYPE: Array<[Cue, ItemType]> = [
   ['cause', 'BugFix'],
   ['choice', 'Decision'],
@@ -281,9 +270,7 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       !isJunkTitle(titleAndRest(l.text).title),
     MAX_FINDINGS,
   ).flatMap((l) => {
-    // A fallback for a case that may come may be a view, never open work.
-    const cues = offersAFallback(l.text) ? l.cues.filter((c) => c !== 'open') : l.cues;
-    const type = FINDING_TYPE.find(([cue]) => cues.includes(cue))?.[1];
+    const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
     if (!type) return [];
     const { title, rest } = titleAndRest(l.text);
     // A sentence that is all headline says what it meant in the sentence after it.
@@ -316,16 +303,11 @@ function todo(salience: number, text: string, event: EngineEvent, quote: string)
 
 /**
  * Work left open when a turn ends: what the closing message says is still failing or yet to
- * do (not a fallback it offers for a case that may come), and the entries the window's last
- * todo list leaves unfinished.
+ * do (a fallback it offers for a case that may come is not: `turnLines`), and the entries the
+ * window's last todo list leaves unfinished.
  */
 function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[] {
-  // Open work is stated: "If this still fails, we can build locally" supposes a failure, and what it offers is a fallback.
-  const [open] = pick(
-    all,
-    (l) => l.closing && l.cues.includes('open') && !offersAFallback(l.text) && !isJunkTitle(l.text),
-    1,
-  );
+  const [open] = pick(all, (l) => l.closing && l.cues.includes('open') && !isJunkTitle(l.text), 1);
   // Only the list the window ends with says what is still open; earlier lists were worked on.
   const list = isLast ? lastTodoList(turn.events) : undefined;
   return [
