@@ -61,7 +61,12 @@ export function answer(turn: Turn, all: readonly Line[]): Proposal | undefined {
   const said = all.find((l) => l.quote === first.quote);
   return propose(4 + Math.min(3, said?.score ?? 0), 'ArchitectureNote', {
     title,
-    facts: [...next.slice(0, 2).map((p) => p.text), `Asked: ${question}`].join(' '),
+    // A title that is only the sentence's leading clause leaves the sentence whole to the note.
+    facts: [
+      ...(title === normalizeWhitespace(first.text) ? [] : [first.text]),
+      ...next.slice(0, 2).map((p) => p.text),
+      `Asked: ${question}`,
+    ].join(' '),
     about: first.text,
     files: pathsIn(first.text),
     confidence: 0.65,

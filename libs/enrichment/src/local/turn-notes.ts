@@ -171,13 +171,17 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const asked = first && significantWords(first).length >= 3 && !isJunkTitle(first) ? first : undefined;
   // A closing message that says little ("That's expected since …") names the turn worse than its commit.
   const weak = !head || head.score < FINDING_SCORE;
-  const title = weak && commitTitle ? commitTitle : head ? titleAndRest(head.text).title : asked;
+  const said = head ? whatItSays(head) : undefined;
+  const title = weak && commitTitle ? commitTitle : said ? said.title : asked;
   if (!title) return undefined;
 
-  let room = LEAD_CHARS;
+  // What the note says first: the headline past the title, or whole under a commit's title.
+  const lead = head ? (title === commitTitle ? head.text : said!.facts) : '';
+  // The sentence a headline goes on to is one of the note's telling points, in the same room.
+  let room = LEAD_CHARS - (head?.next && lead.endsWith(head.next) ? head.next.length + 1 : 0);
   // What the headline's own list says is already in it.
   const more = pick(
-    closing.filter((l) => l !== head && !(head?.group && l.group === head.group)),
+    closing.filter((l) => l !== head && !(head?.group && l.group === head.group) && !lead.includes(l.text)),
     (l) => {
       // "Changes made to the worker and its docs:" announces what it does not hold.
       if (l.text.length > room || addsNothing(l.text)) return false;
@@ -191,9 +195,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
     c.info.sha ? [`${c.info.sha.slice(0, 7)}${c.info.branch ? ` on ${c.info.branch}` : ''}`] : [],
   );
   const facts = [
-    [head ? (title === commitTitle ? head.text : titleAndRest(head.text).rest) : '', ...more.map((l) => l.text)]
-      .filter((s) => s && s !== title)
-      .join(' '),
+    [lead, ...more.map((l) => l.text)].filter((s) => s && s !== title).join(' '),
     ...(type === 'BugFix' && error ? [`Symptom: ${error}`] : []),
     ...(type === 'BugFix' && !error && asked && !onlyAssents(asked) ? [`Reported: ${asked}`] : []),
     ...(type !== 'BugFix' && asked && asked !== title && !onlyAssents(asked) ? [`Asked: ${asked}`] : []),
@@ -272,9 +274,7 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
   ).flatMap((l) => {
     const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
     if (!type) return [];
-    const { title, rest } = titleAndRest(l.text);
-    // A sentence that is all headline says what it meant in the sentence after it.
-    const facts = rest !== l.text ? rest : (l.next ?? rest);
+    const { title, facts } = whatItSays(l);
     return [
       propose(l.score, type, {
         title,
@@ -288,6 +288,17 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       }),
     ];
   });
+}
+
+/**
+ * A line as a note: its title, and what it says past it. A sentence that is all headline says
+ * what it meant in the sentence after it; one titled by its leading clause is stated whole
+ * first, so the note never stops where the title did.
+ */
+function whatItSays(l: Line): { title: string; facts: string } {
+  const { title, rest } = titleAndRest(l.text);
+  if (rest !== l.text) return { title, facts: rest };
+  return { title, facts: title === rest ? (l.next ?? rest) : normalizeWhitespace(`${rest} ${l.next ?? ''}`) };
 }
 
 function todo(salience: number, text: string, event: EngineEvent, quote: string): Proposal {

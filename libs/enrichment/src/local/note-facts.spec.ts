@@ -1,0 +1,63 @@
+import { SessionFixture, verifiedItems as extract } from './session-fixture';
+
+const session = () => new SessionFixture();
+
+/** The stored item whose title starts so. */
+const titled = (items: ReturnType<typeof extract>, start: string) => {
+  const item = items.find((i) => i.title.startsWith(start));
+  expect(item).toBeDefined();
+  return item!;
+};
+
+describe('what a note says past its title', () => {
+  // Real closing lines (obsessiondb-chkit, shunkakinoki-dotfiles, Safecast), names kept.
+  const rootCause =
+    'The root cause: `codegen/tsconfig.json` has `paths` pointing to `../core/src/index`, but with `moduleResolution: "NodeNext"`, ' +
+    'TypeScript also validates the resolution against the `exports` field of `package.json`, which points to `./dist/index.d.ts`.';
+
+  it('states a finding whole when its title is only the leading clause, then the sentence after it', () => {
+    const items = extract(
+      session()
+        .prompt('why does typecheck fail on CI but not locally?')
+        .say(
+          `It fails on CI because nothing builds \`dist/\` before \`tsc --noEmit\` runs there.\n\n${rootCause} Without \`dist\` existing, the resolution fails.`,
+        ),
+    );
+    const item = titled(items, 'The root cause: `codegen/tsconfig.json`');
+    expect(item.title.length).toBeLessThan(rootCause.length);
+    expect(item.facts).toBe(`${rootCause} Without \`dist\` existing, the resolution fails.`);
+  });
+
+  it('states an answer whole when its title is only the leading clause', () => {
+    const answer =
+      'Homebrew works on NixOS only inside an FHS-like environment - NixOS has no `/usr/bin`, no `/lib64/ld-linux-x86-64.so.2`, ' +
+      "so brew's bottles (dynamically linked against the standard loader) fail out of the box.";
+    const items = extract(
+      session()
+        .prompt('how can I have Homebrew on NixOS?')
+        .say(`${answer} The prefix itself (\`/home/linuxbrew/.linuxbrew\`) is fine; the linker is the problem.`),
+    );
+    const item = titled(items, 'Homebrew works on NixOS only inside an FHS-like environment');
+    expect(item.title).not.toBe(answer);
+    expect(item.facts.startsWith(answer)).toBe(true);
+    expect(item.facts).toContain('the linker is the problem.');
+  });
+
+  it('goes on from a headline that is all title with the sentence after it, the cause of a fix', () => {
+    const items = extract(
+      session()
+        .prompt('the chat still reports CPS instead of CPM')
+        .edit('test/claude_web.go')
+        .edit('test/entry.go')
+        .say(
+          'The problem was in the prompts in both test files (`test/claude_web.go` and `test/entry.go`). ' +
+            'The model was reading CPM (counts per minute) data as CPS (counts per second).\n\n' +
+            'I updated both files to say that data given in CPM must be stated as CPM.',
+        ),
+    );
+    const note = titled(items, 'The problem was in the prompts in both test files');
+    expect(note.facts.startsWith('The model was reading CPM (counts per minute) data as CPS')).toBe(true);
+    // Said once: the sentence the note goes on with is not repeated among its other points.
+    expect(note.facts.split('The model was reading').length).toBe(2);
+  });
+});
