@@ -177,8 +177,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
 
   // What the note says first: the headline past the title, or whole under a commit's title.
   const lead = head ? (title === commitTitle ? head.text : said!.facts) : '';
-  // The sentence a headline goes on to is one of the note's telling points, in the same room.
-  let room = LEAD_CHARS - (head?.next && lead.endsWith(head.next) ? head.next.length + 1 : 0);
+  let room = LEAD_CHARS;
   // What the headline's own list says is already in it.
   const more = pick(
     closing.filter((l) => l !== head && !(head?.group && l.group === head.group) && !lead.includes(l.text)),
