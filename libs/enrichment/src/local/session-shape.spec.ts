@@ -104,6 +104,8 @@ describe('a conclusion the person rejects', () => {
       'but that alone should not lead to failures, our runners are stable. This was the error: exit 137',
       'I checked, and that is not the cause: ci checks out the current commit',
       "but that wouldn't explain the exit 137 on main",
+      // Real (obsessiondb-chkit): the work turned down, with what was wanted instead.
+      " this is not what I wanted, I wanted all the functionality that it had before. The only thing it shouldn't do is to pin the runner.",
     ]) {
       const events = session()
         .prompt('why is this happy locally but failing in ci?')
@@ -127,6 +129,7 @@ describe('a conclusion the person rejects', () => {
       'but that also means we can drop the retry, right? do it',
       "but it can't hurt, go ahead",
       "but that shouldn't block us, pin it",
+      'if this is not what we wanted we can revert, pin it',
     ]) {
       const events = turns().prompt(reply).say('Okay.').events();
       expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });

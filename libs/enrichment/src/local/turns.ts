@@ -129,7 +129,8 @@ const ASKS = /\?\s*$|\b(?:let me know|want me to|would you like|shall i|should i
 
 /**
  * The person disputing what was concluded, past the words a prompt opens with: "hmm no i haven't
- * ordered the blocks so that's wrong", "but that alone should not lead to flaky tests".
+ * ordered the blocks so that's wrong", "but that alone should not lead to flaky tests", "this is
+ * not what I wanted".
  */
 const DISPUTES = new RegExp(
   // Not when the words around it doubt, suppose or agree: "I don't think that's wrong", "if
@@ -138,6 +139,8 @@ const DISPUTES = new RegExp(
     // "that's wrong" at the start, or after the person's own account ("… so that's wrong"), not
     // said of something else ("the README says 3000, that's wrong too").
     String.raw`(?:(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?that(?:'s| is) (?:wrong|not (?:right|true|it|the (?:cause|issue|problem|reason)))\b(?! too| either| as well)` +
+    // "this is not what I wanted": the work itself turned down, not a claim about it.
+    String.raw`|(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?(?:this|that|it)(?:'s| is| was) not what (?:i|we) (?:wanted|asked for|meant|needed)\b` +
     // "but that alone should not lead to flaky tests": a claim that it cannot be the cause.
     String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b)`,
   'i',
