@@ -145,7 +145,16 @@ export function readWindow(
   // Tags are what the session chose to record, each as written: only the engine's own readings
   // are folded when they say what another reading or a held item already says.
   const said = new Set(kept.map((c) => c.title.toLowerCase()));
-  const others = adoptingHints(withoutNearDuplicates(rest.filter((c) => !said.has(c.title.toLowerCase()))), hints);
+  // Where in the session a candidate was said: its first span, the line its title came from.
+  const order = new Map([...context, ...events].map((e, i) => [e.eventId, i]));
+  const saidAt = (c: CandidateItem) => order.get(c.evidence[0]?.eventId ?? '') ?? -1;
+  const others = adoptingHints(
+    withoutNearDuplicates(
+      rest.filter((c) => !said.has(c.title.toLowerCase())),
+      saidAt,
+    ),
+    hints,
+  );
   return {
     candidates: collapseByHint([...kept, ...others.slice(0, Math.max(0, MAX_ITEMS_PER_WINDOW - kept.length))]),
     retracted: [...rejected],

@@ -85,6 +85,36 @@ describe('near duplicates', () => {
     ]);
   });
 
+  it('lets the later saying of a point stand when it says what the point is now', () => {
+    // Real (obsessiondb-chkit): the note of a script made in one turn, its rename a few turns on.
+    const made = noted(
+      '`scripts/manual-release-bun.ts` is identical to `manual-release.ts` except: uses `bun publish`',
+      'ImplementationFact',
+      'No `resolveWorkspaceVersions()` call.',
+    );
+    const now = candidate(
+      '`manual-release-bun.ts` is now `manual-release.ts`: no workspace resolution, uses `bun publish`',
+      'ImplementationFact',
+    );
+    const order = [made, now];
+    const saidAt = (c: CandidateItem) => order.findIndex((o) => o.title === c.title);
+    const [kept, ...rest] = withoutNearDuplicates([made, now], saidAt);
+    expect(rest).toEqual([]);
+    expect(kept!.title).toBe(now.title);
+    expect(kept!.evidence.map((e) => e.quote)).toEqual([now.title, made.title]);
+    // A later saying in words of no change folds into the first, as any other does.
+    expect(withoutNearDuplicates([now, made], (c) => order.length - saidAt(c)).map((c) => c.title)).toEqual([
+      now.title,
+    ]);
+    const again = candidate(
+      '`manual-release-bun.ts` and `manual-release.ts` both use `bun publish`',
+      'ImplementationFact',
+    );
+    expect(withoutNearDuplicates([made, again], (c) => (c === again ? 1 : 0)).map((c) => c.title)).toEqual([
+      made.title,
+    ]);
+  });
+
   it('never folds work left open, nor anything into it', () => {
     const kept = withoutNearDuplicates([
       noted(
@@ -125,6 +155,25 @@ describe('near duplicates', () => {
       ],
     );
     expect(next!.dedupHint).not.toBe('bugfix:release:bun');
+  });
+});
+
+describe('a point said again in a later turn', () => {
+  it('stands in the words of its last saying when they say what it is now', () => {
+    const events = new SessionFixture()
+      .prompt('add a bun variant of the release script')
+      .edit('scripts/release-bun.ts')
+      .say(
+        'Created `scripts/release-bun.ts`: it is identical to `release.ts` except that it uses `bun publish` and skips `resolveWorkspaceVersions()`.',
+      )
+      .prompt('ok that worked, make it the only release script')
+      .bash('git mv scripts/release-bun.ts scripts/release.ts', '')
+      .say('`release-bun.ts` is now `release.ts`: it skips `resolveWorkspaceVersions()` and uses `bun publish`.')
+      .events();
+    const titles = readWindow(events).candidates.map((c) => c.title);
+    expect(titles.filter((t) => t.includes('release'))).toEqual([
+      '`release-bun.ts` is now `release.ts`: it skips `resolveWorkspaceVersions()` and uses `bun publish`',
+    ]);
   });
 });
 

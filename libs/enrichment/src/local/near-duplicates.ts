@@ -1,4 +1,5 @@
 import type { CandidateItem, ExistingHint } from '../candidate';
+import { saysWhatItBecame } from '../new-state';
 import { significantWords } from '../text';
 
 /**
@@ -82,9 +83,15 @@ interface Said {
  * facts a more salient item already holds, nearly every word of them, in its own: the person's
  * "the issue is for the individual token streaming" quoted as the request of the fix it asked
  * for, a menu's option inside the note of the option taken. Work left open is never folded
- * either way: a Todo is tracked until it is done, and what was learnt must outlive it.
+ * either way: a Todo is tracked until it is done, and what was learnt must outlive it. A later
+ * saying (by `saidAt`, where the window's events place its evidence) in words of a change
+ * ("`manual-release-bun.ts` is now `manual-release.ts` …") is what the point has become: it
+ * stands in the first one's place, with the first one's evidence after its own.
  */
-export function withoutNearDuplicates(ranked: readonly CandidateItem[]): CandidateItem[] {
+export function withoutNearDuplicates(
+  ranked: readonly CandidateItem[],
+  saidAt: (item: CandidateItem) => number = () => 0,
+): CandidateItem[] {
   const kept: Said[] = [];
   for (const item of ranked) {
     const said: Said = { item, title: stemmedWords(item.title), all: stemmedWords(`${item.title} ${item.facts}`) };
@@ -93,8 +100,11 @@ export function withoutNearDuplicates(ranked: readonly CandidateItem[]): Candida
       (item.type === 'Todo'
         ? undefined
         : kept.find((k) => k.item.type !== 'Todo' && heldIn(said.all, k.all) >= SAID_ALREADY));
-    if (first) first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
-    else kept.push(said);
+    if (!first) kept.push(said);
+    else if (saidAt(item) > saidAt(first.item) && saysWhatItBecame(item.title)) {
+      const evidence = [...item.evidence, ...first.item.evidence].slice(0, 5);
+      Object.assign(first, said, { item: { ...item, evidence } });
+    } else first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
   }
   return kept.map((k) => k.item);
 }
