@@ -2,6 +2,7 @@ import type { EvidenceSpan, ItemStatus, ItemType } from './memory-item';
 
 /** What a reinforcement reads of the live item it lands on: the fields it may change. */
 export interface ReinforceTarget {
+  title: string;
   status: ItemStatus;
   files: readonly string[];
   evidenceRefs: readonly string[];
@@ -14,6 +15,7 @@ export interface ReinforceTarget {
 /** The new saying of the item: what a window extracted under the same dedup hint. */
 export interface ReinforceSaying {
   type: ItemType;
+  title: string;
   facts: string;
   files: readonly string[];
   spans: readonly EvidenceSpan[];
@@ -23,6 +25,7 @@ export interface ReinforceSaying {
 
 /** The item after a reinforcement, as the enrichment rules decide it (libs/enrichment `reinforce`). */
 export interface Reinforcement {
+  title: string;
   facts: string;
   confidence: number;
   status: ItemStatus;

@@ -6,6 +6,7 @@ const EARLIER = new Date('2026-11-01T00:00:00Z');
 const span = (eventId: string, quote = 'q') => ({ eventId, quote });
 
 const target = (over: Partial<ReinforceTarget> = {}): ReinforceTarget => ({
+  title: 'Release script publishes with `npm publish`',
   status: 'active',
   files: ['src/a.ts'],
   evidenceRefs: ['e1'],
@@ -18,6 +19,7 @@ const target = (over: Partial<ReinforceTarget> = {}): ReinforceTarget => ({
 
 const saying = (over: Partial<ReinforceSaying> = {}): ReinforceSaying => ({
   type: 'Decision',
+  title: 'Release script publishes packages with `npm publish`',
   facts: 'Newer words.',
   files: ['src/b.ts', 'src/a.ts'],
   spans: [span('e2')],
@@ -29,6 +31,7 @@ const saying = (over: Partial<ReinforceSaying> = {}): ReinforceSaying => ({
 describe('reinforce', () => {
   it('takes the newer facts and confidence, the files and evidence of both, and records the merged candidate', () => {
     expect(reinforce(target(), saying(), 0.9, AT, 'c1')).toEqual({
+      title: 'Release script publishes with `npm publish`',
       facts: 'Newer words.',
       confidence: 0.9,
       status: 'active',
@@ -40,6 +43,12 @@ describe('reinforce', () => {
       lastReinforcedAt: AT,
       resolvedAt: null,
     });
+  });
+
+  it('takes the newer title where it says what the point has become, and keeps its own otherwise', () => {
+    const now = 'The release script now uses `bun publish` instead of `npm publish`';
+    expect(reinforce(target(), saying({ title: now }), 0.9, AT, 'c').title).toBe(now);
+    expect(reinforce(target(), saying(), 0.9, AT, 'c').title).toBe('Release script publishes with `npm publish`');
   });
 
   it('brings a stale item back to active, and leaves other statuses as they are', () => {

@@ -10,11 +10,17 @@ const ctx = useTestApp([EnrichmentModule]);
 const PRISMA = 'All database access goes through Prisma.';
 const KYSELY = 'All database access goes through Kysely.';
 
-function said(facts: string, hint: string, event: string, salience = 0.5): VerifiedItem {
+function said(
+  facts: string,
+  hint: string,
+  event: string,
+  salience = 0.5,
+  type: VerifiedItem['candidate']['type'] = 'Decision',
+): VerifiedItem {
   const quote = facts.slice(0, 30);
   return {
     candidate: candidateItemSchema.parse({
-      type: 'Decision',
+      type,
       title: facts.replace(/\.$/, ''),
       facts,
       schemaKey: 'root/db',
@@ -57,7 +63,7 @@ async function session(
 function itemsOf(hint: string) {
   return ctx.database.db
     .selectFrom('memory_items')
-    .select(['id', 'facts', 'status', 'evidence_refs', 'superseded_by'])
+    .select(['id', 'title', 'facts', 'status', 'evidence_refs', 'superseded_by'])
     .where('project_id', '=', ctx.project.projectId)
     .where('dedup_hint', '=', hint)
     .orderBy('created_at')
@@ -94,6 +100,27 @@ describe('a window writes each dedup hint once', () => {
       [PRISMA, 'active'],
     ]);
     expect(rows[0]!.superseded_by).toBe(rows[1]!.id);
+  });
+
+  it('titles a reinforced item by the later saying when that says what the point has become', async () => {
+    const s = await session('became');
+    const note = (facts: string, event: string) =>
+      said(facts, 'implementation:release:script', event, 0.5, 'ImplementationFact');
+    await s.write([note('The release script publishes with npm publish.', 'd1')]);
+    await s.write([note('The release script publishes every package with npm publish.', 'd2')]);
+    expect((await itemsOf('implementation:release:script')).map((r) => r.title)).toEqual([
+      'The release script publishes with npm publish',
+    ]);
+    await s.write([note('The release script now uses bun publish instead of npm publish.', 'd3')]);
+    const rows = await itemsOf('implementation:release:script');
+    expect(rows.map((r) => [r.title, r.facts, r.status])).toEqual([
+      [
+        'The release script now uses bun publish instead of npm publish',
+        'The release script now uses bun publish instead of npm publish.',
+        'active',
+      ],
+    ]);
+    expect(rows[0]!.evidence_refs).toEqual(['d1', 'd2', 'd3']);
   });
 
   it('never archives an item it reinforces in the same window to make room', async () => {

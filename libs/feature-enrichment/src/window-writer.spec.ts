@@ -58,6 +58,7 @@ function setUp({
         return `new-${created.length}`;
       },
       reinforceTarget: () => ({
+        title: 'Money is stored as integer cents',
         status: 'active',
         files: [],
         evidenceRefs: ['e0'],

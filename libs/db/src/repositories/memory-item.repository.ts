@@ -225,6 +225,7 @@ export class WindowTransaction {
   reinforceTarget(id: string): ReinforceTarget {
     const row = this.locked(id);
     return {
+      title: row.title,
       status: row.status,
       files: row.files,
       evidenceRefs: row.evidence_refs,
@@ -241,6 +242,7 @@ export class WindowTransaction {
     const row = await writer.update(
       this.locked(id),
       {
+        title: r.title,
         facts: r.facts,
         confidence: r.confidence,
         status: r.status,
