@@ -112,6 +112,20 @@ describe('messagePoints', () => {
     });
   });
 
+  it('leaves the number of a numbered heading out of the lead and the section, the heading quoted as written', () => {
+    // Real (M-Thisness-M-Claude): "#### 3. **Comprehensive Test Suite** (`tests/…`)" above its list.
+    const text =
+      '#### 3. **Comprehensive Test Suite** (`tests/test_gitleaks_redaction.py`)\n   - Tests Anthropic API key redaction\n   - Tests AWS key redaction';
+    expect(messagePoints(text)[0]).toMatchObject({
+      kind: 'list',
+      quote: '3. **Comprehensive Test Suite** (`tests/test_gitleaks_redaction.py`)',
+      text: 'Comprehensive Test Suite (`tests/test_gitleaks_redaction.py`): Tests Anthropic API key redaction; Tests AWS key redaction',
+      section: 'Comprehensive Test Suite (`tests/test_gitleaks_redaction.py`)',
+    });
+    // A number that is no enumerator, such as a year, stays.
+    expect(messagePoints('## 2026 roadmap\n- Ship the CLI first')[0]!.section).toBe('2026 roadmap');
+  });
+
   it('reads a short code block as part of the sentence before it and drops long output', () => {
     const text = [
       'The simplest way:',

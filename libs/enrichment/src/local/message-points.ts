@@ -165,7 +165,12 @@ export function messagePoints(message: string): Point[] {
     flush();
     const heading = HEADING.exec(line);
     if (heading) {
-      section = heading[1]!.replace(/\*\*/g, '').trim();
+      // "#### 3. **Comprehensive Test Suite**": the number orders the message's parts, and away
+      // from the message it is noise at the head of a note.
+      section = heading[1]!
+        .replace(/\*\*/g, '')
+        .replace(/^\d{1,2}[.)]\s+/, '')
+        .trim();
       previous = { text: section.endsWith(':') ? section : `${section}:`, quote: heading[1]!.trim() };
       continue;
     }
