@@ -112,7 +112,7 @@ describe('messagePoints', () => {
     });
   });
 
-  it('leaves the number of a numbered heading out of the lead and the section, the heading quoted as written', () => {
+  it('leaves the number of a numbered heading or bold label out of what it says, the heading quoted as written', () => {
     // Real (M-Thisness-M-Claude): "#### 3. **Comprehensive Test Suite** (`tests/…`)" above its list.
     const text =
       '#### 3. **Comprehensive Test Suite** (`tests/test_gitleaks_redaction.py`)\n   - Tests Anthropic API key redaction\n   - Tests AWS key redaction';
@@ -121,6 +121,13 @@ describe('messagePoints', () => {
       quote: '3. **Comprehensive Test Suite** (`tests/test_gitleaks_redaction.py`)',
       text: 'Comprehensive Test Suite (`tests/test_gitleaks_redaction.py`): Tests Anthropic API key redaction; Tests AWS key redaction',
       section: 'Comprehensive Test Suite (`tests/test_gitleaks_redaction.py`)',
+    });
+    // So does a bold label's.
+    expect(
+      messagePoints('- **2. Build Compliance Fixed** - no missing imports, and `npm run build` succeeds again')[0],
+    ).toMatchObject({
+      label: 'Build Compliance Fixed',
+      text: 'Build Compliance Fixed: no missing imports, and `npm run build` succeeds again',
     });
     // A number that is no enumerator, such as a year, stays.
     expect(messagePoints('## 2026 roadmap\n- Ship the CLI first')[0]!.section).toBe('2026 roadmap');

@@ -32,6 +32,8 @@ export interface Point {
 
 const LIST_ITEM = /^(\s*)(?:[-*+•]|(\d+)[.)])\s+(.*)$/;
 const HEADING = /^\s*#{1,6}\s+(.*)$/;
+/** The number a heading, a bold label or a line is given in its message: "3. ", "2) ". */
+export const ENUMERATOR = /^\d{1,2}[.)]\s+/;
 const BOLD_LABEL = /^\*\*([^*]{2,80}?)\*\*\s*(?:[:\-–—]\s*)?/;
 /** A short fenced block (a command, a setting) reads as part of the sentence that introduced it. */
 const SHORT_CODE = { lines: 2, chars: 160 };
@@ -61,7 +63,8 @@ interface Block {
 function labelled(text: string): { label?: string; rest: string; joined: string; separated?: boolean } {
   const m = BOLD_LABEL.exec(text);
   if (!m) return { rest: text, joined: text };
-  const label = m[1]!.replace(/[:.]$/, '').trim();
+  // "**1. Authentication Bug Fixed** - …": the label, not the place it had in the message.
+  const label = m[1]!.replace(/[:.]$/, '').replace(ENUMERATOR, '').trim();
   const rest = text.slice(m[0].length).trim();
   // "**Root cause** — x" reads as "Root cause: x"; "**Reset the index** with x" as one sentence.
   const separated = /[:\-–—]\s*$/.test(m[0]) || /[:.]$/.test(m[1]!);
@@ -167,10 +170,7 @@ export function messagePoints(message: string): Point[] {
     if (heading) {
       // "#### 3. **Comprehensive Test Suite**": the number orders the message's parts, and away
       // from the message it is noise at the head of a note.
-      section = heading[1]!
-        .replace(/\*\*/g, '')
-        .replace(/^\d{1,2}[.)]\s+/, '')
-        .trim();
+      section = heading[1]!.replace(/\*\*/g, '').trim().replace(ENUMERATOR, '');
       previous = { text: section.endsWith(':') ? section : `${section}:`, quote: heading[1]!.trim() };
       continue;
     }

@@ -1,4 +1,4 @@
-import { cuesOf, guesses, isStatusFluff, leansOnWhatCameBefore, sentenceScore } from './salience';
+import { cleanSentence, cuesOf, guesses, isStatusFluff, leansOnWhatCameBefore, sentenceScore } from './salience';
 
 const POINTING_BACK = [
   'It only worked locally because you had a `dist` from a previous build.',
@@ -110,5 +110,21 @@ describe('isStatusFluff', () => {
     },
   ])('reads "$sentence" as $reading', ({ sentence, fluff }) => {
     expect(isStatusFluff(sentence)).toBe(fluff);
+  });
+});
+
+describe('cleanSentence', () => {
+  it.each([
+    [
+      '**1. Authentication Bug Fixed** - Added back `requireUser()`',
+      'Authentication Bug Fixed - Added back `requireUser()`',
+    ],
+    ['2) Pinned Node 20 in the workflow', 'Pinned Node 20 in the workflow'],
+    ['✅ **3. Security Enhanced** - 100KB limit', 'Security Enhanced - 100KB limit'],
+    // A number that says something stays: a count, a version.
+    ['2 tests fail on Node 18', '2 tests fail on Node 18'],
+    ['1.2.4 fixes the redirect loop', '1.2.4 fixes the redirect loop'],
+  ])('reads %j without its markup and its place in the message', (sentence, clean) => {
+    expect(cleanSentence(sentence)).toBe(clean);
   });
 });

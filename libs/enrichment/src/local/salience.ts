@@ -1,5 +1,5 @@
 import { pathsIn, significantWords } from '../text';
-import type { Point } from './message-points';
+import { ENUMERATOR, type Point } from './message-points';
 
 /**
  * What a sentence of the session says, by the cues real sessions use when they conclude: a
@@ -91,6 +91,7 @@ export function cleanSentence(sentence: string): string {
     sentence
       .replace(/\*\*|__/g, '')
       .replace(/^(?:\s|\p{Extended_Pictographic}|\uFE0F|✓|✗|•|–|—|-)+/u, '')
+      .replace(ENUMERATOR, '')
       .replace(FLUFF, '')
       // A teammate's note says what was done, not who reported it: "I've successfully implemented X".
       .replace(/^i(?:'ve| have)\s+(?:now\s+)?(?:successfully\s+)?(?=\w+ed\b)/i, '')
