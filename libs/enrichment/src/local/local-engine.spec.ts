@@ -193,6 +193,25 @@ describe('local engine: Claude Code structure', () => {
     expect(items.find((i) => i.title.startsWith('If you run the suite'))?.type).toBe('Todo');
   });
 
+  it('takes a side of a weighing for an argument, not open work', () => {
+    const weighing = (heading: string) =>
+      extractLocally(
+        session()
+          .prompt('what do you think of the dev-docs/work split?')
+          .say(
+            `The split gives generated documents a home.\n\n## ${heading}\n\n` +
+              '- **Natural archival path:** the `work/` subfolders give deferred items a place to go instead of the project root\n' +
+              '- **Low ceremony:** two folders and no tooling, so anyone can follow it',
+          )
+          .events(),
+      ).filter((i) => i.type === 'Todo');
+    // Real (experiments-ideas): the strengths the person asked for, one of them on deferred work.
+    expect(weighing('Strengths')).toEqual([]);
+    expect(weighing('Next steps').map((i) => i.title)).toEqual([
+      'Natural archival path: the `work/` subfolders give deferred items a place to go instead of the project root',
+    ]);
+  });
+
   it('remembers a command that failed and the changed command that worked', () => {
     const events = session()
       .prompt('Commit the new redaction script please.')

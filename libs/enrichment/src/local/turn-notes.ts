@@ -317,7 +317,12 @@ function todo(salience: number, text: string, event: EngineEvent, quote: string)
  * window's last todo list leaves unfinished.
  */
 function openWork(turn: Turn, all: readonly Line[], isLast: boolean): Proposal[] {
-  const [open] = pick(all, (l) => l.closing && l.cues.includes('open') && !isJunkTitle(l.text), 1);
+  // A side of a weighing ("Natural archival path: … deferred items") is an argument, not work.
+  const [open] = pick(
+    all,
+    (l) => l.closing && l.cues.includes('open') && l.weighing === undefined && !isJunkTitle(l.text),
+    1,
+  );
   // Only the list the window ends with says what is still open; earlier lists were worked on.
   const list = isLast ? lastTodoList(turn.events) : undefined;
   return [
