@@ -115,6 +115,60 @@ describe('near duplicates', () => {
     ]);
   });
 
+  it('keeps the first saying whole when the later one only reports the work done, or is of another type', () => {
+    const cause = {
+      ...noted(
+        'The login redirect loops because the session cookie path was `/api`',
+        'BugFix',
+        'Set the cookie path to `/` in `src/auth/cookie.ts`. Symptom: ERR_TOO_MANY_REDIRECTS',
+      ),
+      files: ['src/auth/cookie.ts'],
+      rationale: 'The cookie was never sent to `/login`.',
+    };
+    const done = { ...candidate('The login redirect loop is now fixed in 1.4.1', 'BugFix'), files: ['package.json'] };
+    const order = [cause, done];
+    const saidAt = (c: CandidateItem) => order.findIndex((o) => o.title === c.title);
+    expect(withoutNearDuplicates([cause, done], saidAt)).toEqual([
+      expect.objectContaining({ title: cause.title, files: ['src/auth/cookie.ts'], rationale: cause.rationale }),
+    ]);
+    // Held word for word in a note of another type, a saying in words of a change is still folded.
+    const note = noted('Release tooling', 'ArchitectureNote', 'The release script now uses bun publish instead of npm');
+    const now = candidate('The release script now uses bun publish instead of npm', 'ImplementationFact');
+    expect(withoutNearDuplicates([note, now], (c) => (c === now ? 1 : 0)).map((c) => c.title)).toEqual([
+      'Release tooling',
+    ]);
+  });
+
+  it('keeps the files, the why and the headline span of the first saying when the later one stands', () => {
+    const made = {
+      ...noted(
+        '`scripts/release-bun.ts` publishes with `bun publish`',
+        'ImplementationFact',
+        'A copy of `release.ts`.',
+      ),
+      files: ['scripts/release-bun.ts'],
+      rationale: 'bun resolves `workspace:*` itself.',
+      evidence: ['m1', 'm2', 'm3', 'm4', 'm5'].map((id) => ({ eventId: id, quote: id })),
+    };
+    const now = {
+      ...candidate('`release-bun.ts` is now `release.ts` and publishes with `bun publish`', 'ImplementationFact'),
+      files: ['scripts/release.ts'],
+      evidence: ['n1', 'n2', 'n3'].map((id) => ({ eventId: id, quote: id })),
+    };
+    // Said later still folds into the point, in either wording.
+    const again = candidate('`scripts/release-bun.ts` publishes with `bun publish` only', 'ImplementationFact');
+    const order = [made, now, again];
+    const saidAt = (c: CandidateItem) => order.findIndex((o) => o.title === c.title);
+    const kept = withoutNearDuplicates([made, now, again], saidAt);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({
+      title: now.title,
+      files: ['scripts/release.ts', 'scripts/release-bun.ts'],
+      rationale: made.rationale,
+    });
+    expect(kept[0]!.evidence.map((e) => e.eventId)).toEqual(['n1', 'm1', 'n2', 'n3', 'm2']);
+  });
+
   it('never folds work left open, nor anything into it', () => {
     const kept = withoutNearDuplicates([
       noted(

@@ -84,9 +84,9 @@ interface Said {
  * "the issue is for the individual token streaming" quoted as the request of the fix it asked
  * for, a menu's option inside the note of the option taken. Work left open is never folded
  * either way: a Todo is tracked until it is done, and what was learnt must outlive it. A later
- * saying (by `saidAt`, where the window's events place its evidence) in words of a change
- * ("`manual-release-bun.ts` is now `manual-release.ts` …") is what the point has become: it
- * stands in the first one's place, with the first one's evidence after its own.
+ * saying of the same type (by `saidAt`, where the window's events place its evidence) in words
+ * of a change ("`manual-release-bun.ts` is now `manual-release.ts` …") is what the point has
+ * become: it stands in the first one's place (`becomes`).
  */
 export function withoutNearDuplicates(
   ranked: readonly CandidateItem[],
@@ -95,18 +95,35 @@ export function withoutNearDuplicates(
   const kept: Said[] = [];
   for (const item of ranked) {
     const said: Said = { item, title: stemmedWords(item.title), all: stemmedWords(`${item.title} ${item.facts}`) };
+    const same = kept.find((k) => k.item.type === item.type && onePoint(k.title, said.title));
     const first =
-      kept.find((k) => k.item.type === item.type && onePoint(k.title, said.title)) ??
+      same ??
       (item.type === 'Todo'
         ? undefined
         : kept.find((k) => k.item.type !== 'Todo' && heldIn(said.all, k.all) >= SAID_ALREADY));
     if (!first) kept.push(said);
-    else if (saidAt(item) > saidAt(first.item) && saysWhatItBecame(item.title)) {
-      const evidence = [...item.evidence, ...first.item.evidence].slice(0, 5);
-      Object.assign(first, said, { item: { ...item, evidence } });
-    } else first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
+    else if (same && saidAt(item) > saidAt(same.item) && saysWhatItBecame(item.title)) becomes(same, said);
+    else first.item.evidence = [...first.item.evidence, ...item.evidence].slice(0, 5);
   }
   return kept.map((k) => k.item);
+}
+
+/**
+ * The point said again in words of what it has become: the later saying's title and facts, the
+ * files and why of both, the headline span of each first, and both wordings to compare later
+ * candidates with, so what folded into the first saying still folds.
+ */
+function becomes(first: Said, later: Said): void {
+  const [lead, ...rest] = later.item.evidence;
+  const [firstLead, ...firstRest] = first.item.evidence;
+  first.item = {
+    ...later.item,
+    files: [...new Set([...later.item.files, ...first.item.files])],
+    rationale: later.item.rationale ?? first.item.rationale,
+    evidence: [lead, firstLead, ...rest, ...firstRest].filter((e) => e !== undefined).slice(0, 5),
+  };
+  first.title = new Set([...first.title, ...later.title]);
+  first.all = new Set([...first.all, ...later.all]);
 }
 
 /**
