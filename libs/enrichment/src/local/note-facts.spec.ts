@@ -44,20 +44,21 @@ describe('what a note says past its title', () => {
   });
 
   it('goes on from a headline that is all title with the sentence after it, the cause of a fix', () => {
+    const cause = 'The root cause is that `retry()` never awaited the promise, so every rejection was swallowed.';
     const items = extract(
       session()
-        .prompt('the chat still reports CPS instead of CPM')
-        .edit('test/claude_web.go')
-        .edit('test/entry.go')
+        .prompt('the worker swallows errors, fix it')
+        .edit('src/worker/retry.ts')
         .say(
-          'The problem was in the prompts in both test files (`test/claude_web.go` and `test/entry.go`). ' +
-            'The model was reading CPM (counts per minute) data as CPS (counts per second).\n\n' +
-            'I updated both files to say that data given in CPM must be stated as CPM.',
+          `The bug was in the retry loop of \`src/worker/retry.ts\`. ${cause}\n\n` +
+            'I made `retry()` await each attempt and rethrow the last error.',
         ),
     );
-    const note = titled(items, 'The problem was in the prompts in both test files');
-    expect(note.facts.startsWith('The model was reading CPM (counts per minute) data as CPS')).toBe(true);
-    // Said once: the sentence the note goes on with is not repeated among its other points.
-    expect(note.facts.split('The model was reading').length).toBe(2);
+    const note = titled(items, 'The bug was in the retry loop of `src/worker/retry.ts`');
+    expect(note.facts.startsWith(cause)).toBe(true);
+    // Told once, and the note's why: not repeated among its other points, nor an item of its own.
+    expect(note.facts.split('never awaited').length).toBe(2);
+    expect(note.rationale).toBe(cause);
+    expect(items.filter((i) => i !== note && i.title.includes('never awaited'))).toEqual([]);
   });
 });

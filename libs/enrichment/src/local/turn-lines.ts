@@ -133,7 +133,8 @@ export function turnLines(turn: Turn): Line[] {
             (point.kind !== 'sentence' && (askedToWeigh || weighs(point))) || arguesASide(clean)
               ? `${t}:${point.section ?? point.list}`
               : undefined,
-          next: point.next && !addsNothing(point.next) ? cleanSentence(point.next) : undefined,
+          // "Other pages might be affected too." goes on from nothing a note can state.
+          next: point.next && !addsNothing(point.next) && !guesses(point.next) ? cleanSentence(point.next) : undefined,
           opensParagraph: point.opensParagraph === true,
           headline: headline > 0,
         },

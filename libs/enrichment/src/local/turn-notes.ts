@@ -177,10 +177,12 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
 
   // What the note says first: the headline past the title, or whole under a commit's title.
   const lead = head ? (title === commitTitle ? head.text : said!.facts) : '';
+  // The sentence a headline goes on with is a line of the note as much as those picked after it.
+  const inLead = closing.filter((l) => l !== head && lead.includes(l.text));
   let room = LEAD_CHARS;
   // What the headline's own list says is already in it.
   const more = pick(
-    closing.filter((l) => l !== head && !(head?.group && l.group === head.group) && !lead.includes(l.text)),
+    closing.filter((l) => l !== head && !(head?.group && l.group === head.group) && !inLead.includes(l)),
     (l) => {
       // "Changes made to the worker and its docs:" announces what it does not hold.
       if (l.text.length > room || addsNothing(l.text)) return false;
@@ -206,15 +208,16 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   ]
     .filter((s) => s.length > 0)
     .join('\n');
+  const told = [...inLead, ...more];
   // The why is a line past the headline; the headline is the title already.
-  const reason = more.find((l) => l.cues.includes('reason') || l.cues.includes('cause'));
+  const reason = told.find((l) => l.cues.includes('reason') || l.cues.includes('cause'));
   const quoted = (event: EngineEvent, text: string) => ({
     eventId: event.eventId,
     quote: firstSentence(text, 300).replace(/…$/, ''),
   });
-  const substance = [head, ...more].reduce((s, l) => s + (l?.score ?? 0), 0);
+  const substance = [head, ...told].reduce((s, l) => s + (l?.score ?? 0), 0);
   return {
-    covered: new Set([head, ...more].filter((l): l is Line => l !== undefined)),
+    covered: new Set([head, ...told].filter((l): l is Line => l !== undefined)),
     // What the turn concluded weighs most; how much it changed and committed adds a little.
     // A commit is the session saying this is done: it alone makes the note worth keeping.
     proposal: propose(substance + Math.min(edits.length, 3) + Math.min(commits.length, 2) * 3 + (error ? 1 : 0), type, {
@@ -229,7 +232,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
       confidence: commits.length > 0 ? 0.85 : edits.length > 0 ? 0.75 : 0.65,
       resolved: type === 'BugFix' && checks.length > 0,
       evidence: [
-        ...[head, ...more.slice(0, 2)].flatMap((l) => (l ? [{ eventId: l.event.eventId, quote: l.quote }] : [])),
+        ...[head, ...told.slice(0, 2)].flatMap((l) => (l ? [{ eventId: l.event.eventId, quote: l.quote }] : [])),
         ...(turn.prompt ? [quoted(turn.prompt.event, turn.prompt.text)] : []),
         ...commits.slice(0, 1).map((c) => quoted(c.event, c.info.message)),
       ],
