@@ -106,6 +106,9 @@ describe('a conclusion the person rejects', () => {
       "but that wouldn't explain the exit 137 on main",
       // Real (obsessiondb-chkit): the work turned down, with what was wanted instead.
       " this is not what I wanted, I wanted all the functionality that it had before. The only thing it shouldn't do is to pin the runner.",
+      "this isn't what I wanted, put the old behaviour back",
+      'This is not what we need',
+      'that’s not what I want',
     ]) {
       const events = session()
         .prompt('why is this happy locally but failing in ci?')
@@ -130,6 +133,9 @@ describe('a conclusion the person rejects', () => {
       "but it can't hurt, go ahead",
       "but that shouldn't block us, pin it",
       'if this is not what we wanted we can revert, pin it',
+      'this is not what I asked for but it is even better, thanks',
+      'it was not what I wanted at first, but I like it now, commit it',
+      'this is not what I wanted to ask about. separately, how do I run the tests?',
     ]) {
       const events = turns().prompt(reply).say('Okay.').events();
       expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });

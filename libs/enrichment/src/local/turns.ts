@@ -139,8 +139,9 @@ const DISPUTES = new RegExp(
     // "that's wrong" at the start, or after the person's own account ("… so that's wrong"), not
     // said of something else ("the README says 3000, that's wrong too").
     String.raw`(?:(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?that(?:'s| is) (?:wrong|not (?:right|true|it|the (?:cause|issue|problem|reason)))\b(?! too| either| as well)` +
-    // "this is not what I wanted": the work itself turned down, not a claim about it.
-    String.raw`|(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?(?:this|that|it)(?:'s| is| was) not what (?:i|we) (?:wanted|asked for|meant|needed)\b` +
+    // "this is not what I wanted": the work itself turned down, not a claim about it; not "… what
+    // I wanted to ask", nor "not what I asked for but it is even better".
+    String.raw`|(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?(?:this|that|it)(?:(?:'s|’s| is) not| isn['’]?t) what (?:i|we) (?:wanted|want|asked for|meant|need(?:ed)?)\b(?! to\b)(?![^.?!\n]*\bbut\b[^.?!\n]*\b(?:better|fine|like|love|good|great|perfect|works?)\b)` +
     // "but that alone should not lead to flaky tests": a claim that it cannot be the cause.
     String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b)`,
   'i',
