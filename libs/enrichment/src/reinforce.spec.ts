@@ -46,9 +46,18 @@ describe('reinforce', () => {
   });
 
   it('takes the newer title where it says what the point has become, and keeps its own otherwise', () => {
-    const now = 'The release script now uses `bun publish` instead of `npm publish`';
-    expect(reinforce(target(), saying({ title: now }), 0.9, AT, 'c').title).toBe(now);
-    expect(reinforce(target(), saying(), 0.9, AT, 'c').title).toBe('Release script publishes with `npm publish`');
+    const now = saying({
+      type: 'ImplementationFact',
+      title: 'The release script now uses `bun publish` instead of `npm publish`',
+    });
+    expect(reinforce(target(), now, 0.9, AT, 'c').title).toBe(now.title);
+    expect(reinforce(target(), saying({ type: 'ImplementationFact' }), 0.9, AT, 'c').title).toBe(
+      'Release script publishes with `npm publish`',
+    );
+    // An item a person wrote keeps the title they gave it.
+    expect(reinforce(target({ salience: null }), now, 0.9, AT, 'c').title).toBe(
+      'Release script publishes with `npm publish`',
+    );
   });
 
   it('brings a stale item back to active, and leaves other statuses as they are', () => {

@@ -20,8 +20,8 @@ export function resolvedAtOf(type: ItemType, resolved: boolean, at: Date): Date 
 
 /**
  * A live item said again under its dedup hint (decideMerge chose `reinforce`): its title, or the
- * newer one where that says what the point has become (`saysWhatItBecame`), the newer facts and
- * confidence, a stale item active again, the files and evidence of both (files to
+ * newer one where that says what the point has become (`saysWhatItBecame`) and no person wrote
+ * the item, the newer facts and confidence, a stale item active again, the files and evidence of both (files to
  * their limit, the newest MAX_EVIDENCE_SPANS spans), the candidate's id recorded as merged
  * (`mergedId`: it never became an item of its own), the stronger salience of the two sayings,
  * reinforced at the window's end, and resolved then if it was not already.
@@ -35,7 +35,8 @@ export function reinforce(
 ): Reinforcement {
   const spans = distinctSpans([...target.evidenceSpans, ...saying.spans]);
   return {
-    title: saysWhatItBecame(saying.title) ? saying.title : target.title,
+    // A person's title (an item with no salience) is theirs to change.
+    title: target.salience !== null && saysWhatItBecame(saying.title) ? saying.title : target.title,
     facts: saying.facts,
     confidence,
     status: target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status,

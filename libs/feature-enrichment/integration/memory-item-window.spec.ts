@@ -121,6 +121,21 @@ describe('a window writes each dedup hint once', () => {
       ],
     ]);
     expect(rows[0]!.evidence_refs).toEqual(['d1', 'd2', 'd3']);
+    const history = await ctx.database.db
+      .selectFrom('item_history')
+      .select(['change', 'reason', 'before', 'after'])
+      .where('item_id', '=', rows[0]!.id)
+      .where('change', '=', 'reinforced')
+      .orderBy('id')
+      .execute();
+    expect(history.map((h) => h.reason)).toEqual([
+      'same dedup hint implementation:release:script seen again',
+      'same dedup hint implementation:release:script seen again, retitled by what the point has become',
+    ]);
+    expect(history[1]).toMatchObject({
+      before: expect.objectContaining({ title: 'The release script publishes with npm publish' }),
+      after: expect.objectContaining({ title: 'The release script now uses bun publish instead of npm publish' }),
+    });
   });
 
   it('never archives an item it reinforces in the same window to make room', async () => {

@@ -75,14 +75,10 @@ export class WindowWriter {
         const item = windowItem(step.item, ref.windowEndedAt);
         if (step.action === 'reinforce') {
           // The candidate never becomes an item of its own: its id records that it was merged.
-          const reinforced = reinforce(
-            tx.reinforceTarget(step.target),
-            item,
-            step.confidence,
-            ref.windowEndedAt,
-            newId(),
-          );
-          const reason = `same dedup hint ${item.dedupHint} seen again`;
+          const target = tx.reinforceTarget(step.target);
+          const reinforced = reinforce(target, item, step.confidence, ref.windowEndedAt, newId());
+          const retitled = reinforced.title !== target.title ? ', retitled by what the point has become' : '';
+          const reason = `same dedup hint ${item.dedupHint} seen again${retitled}`;
           itemIds.push(await tx.applyReinforcement(step.target, reinforced, reason));
           counts.reinforced += 1;
           continue;
