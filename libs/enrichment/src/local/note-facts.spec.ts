@@ -62,3 +62,24 @@ describe('what a note says past its title', () => {
     expect(items.filter((i) => i !== note && i.title.includes('never awaited'))).toEqual([]);
   });
 });
+
+describe('what a note is titled by', () => {
+  it('takes neither a point of a fix handed back to be tried nor a fallback for its headline', () => {
+    // Real (obra-episodic-memory): the third point of "This should fix it by:" titled the note.
+    const items = extract(
+      session()
+        .prompt('./run.sh still fails in the container build: npm ERR! Exit handler never called!')
+        .edit('Containerfile')
+        .bash('git commit -m "Update npm to latest in container to fix install issues"', '[main bb3e424] Update npm')
+        .say(
+          'Try again:\n\n```bash\n./run.sh\n```\n\nThis should fix it by:\n' +
+            '1. Updating npm to the latest version first, which has the exit-handler fix\n' +
+            '2. Using the `--legacy-peer-deps` flag as extra safety on install\n' +
+            '3. Running `node dist/index.js` directly instead of through npm\n\n' +
+            'If this still fails, we can build locally and copy the `dist/` folder into the container.',
+        ),
+    );
+    expect(items.map((i) => i.title)).toContain('Update npm to latest in container to fix install issues');
+    expect(items.map((i) => i.title).join('\n')).not.toMatch(/^(?:Running `node|If this still fails)/m);
+  });
+});

@@ -79,6 +79,10 @@ describe('guesses', () => {
     );
     expect(guesses('The cleanest fix is probably to make the CLI run `git gc` itself at a safe point')).toBe(false);
     expect(guesses('I’d lean toward Option 4, the hybrid, for its control of the agent loop')).toBe(true);
+    // A fix handed back to be tried is a prediction, until the person runs it.
+    expect(guesses('This should fix it by:')).toBe(true);
+    expect(guesses('Pinning Node 20 should resolve the error on CI')).toBe(true);
+    expect(guesses('Tests should pass once `CLICKHOUSE_URL` is set')).toBe(false);
     // A rule of the code stated with "may" is no guess.
     expect(guesses('Note that `sessionId` may be null for compacted sessions, so `reinforce()` must check it')).toBe(
       false,

@@ -195,7 +195,7 @@ export function leansOnWhatCameBefore(sentence: string): boolean {
  * then changed or concluded says what was so ("possibly-unbound" is a diagnostic's name).
  */
 const GUESS =
-  /\b(?:(?:is|are|was|were|it['’]s|that['’]s) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i['’]?d (?:lean|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion))\b/i;
+  /\b(?:(?:is|are|was|were|it['’]s|that['’]s) (?:(?:most|very|quite) )?likely|might|may (?:be|not|also|have|help|cause|contribute)|could (?:also )?(?:be|cause|contribute|explain|help)|i['’]?d (?:lean|probably)|lean(?:ing)? toward|perhaps|possibly(?![-\w])|my (?:guess|hunch|suspicion)|should (?:now )?(?:fix|solve|resolve) (?:it|this|that|the (?:issue|problem|bug|error)))\b/i;
 /** What a sentence states as a rule of the code: "`sessionId` may be null, so `reinforce()` must check it". */
 const STATES_A_RULE = /\b(?:must|requires?|has to|have to)\b/i;
 

@@ -12,6 +12,7 @@ import {
   hasCue,
   isStatusFluff,
   leansOnWhatCameBefore,
+  offersAFallback,
   type Cue,
 } from './salience';
 import { lastTodoList, planOf } from './todo-lists';
@@ -157,7 +158,13 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   const closing = all.filter((l) => l.closing);
   const type = typeOf(turn, closing, changed);
   // A headline that points back ("That's expected since …") has no subject in the brain.
-  const usable = (l: Line) => !isJunkTitle(titleAndRest(l.text).title) && !leansOnWhatCameBefore(l.text);
+  // Nor does a side of a weighing, or of a guess ("This should fix it by: …"), or a fallback
+  // offered for a case that may come ("If this still fails, we can …"): neither says what was done.
+  const usable = (l: Line) =>
+    l.weighing === undefined &&
+    !offersAFallback(l.text) &&
+    !isJunkTitle(titleAndRest(l.text).title) &&
+    !leansOnWhatCameBefore(l.text);
   // The headline says what the note is about: a fix its cause, even when the cause was found mid-turn.
   const [head] = [
     ...pick(closing, (l) => usable(l) && l.headline && hasCue(l.text, TITLE_CUE[type]), 1),
