@@ -19,6 +19,7 @@ import { fromTurn } from './turn-notes';
 import { restsOnRejected } from '../retraction';
 import { rejectedClosings, turnsOf } from './turns';
 import { userRules } from './user-rules';
+import { planInPrompt } from './todo-lists';
 import { prerequisites, workarounds } from './workarounds';
 import { commitStyle } from './commit-style';
 import { movedRemote } from './moved-remote';
@@ -57,6 +58,8 @@ function fromTag(marker: Marker, event: EngineEvent): Proposal {
 
 /** The user's rules and choices, in the user's words: what a teammate must not break. */
 function fromPrompt(event: EngineEvent, text: string): Proposal[] {
+  // A plan the person accepted is the assistant's words: the turn's note tells it as its plan.
+  if (planInPrompt(text)) return [];
   return userRules(text)
     .sort((a, b) => b.strength - a.strength)
     .slice(0, 3)

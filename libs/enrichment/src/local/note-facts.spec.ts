@@ -83,3 +83,22 @@ describe('what a note is titled by', () => {
     expect(items.map((i) => i.title).join('\n')).not.toMatch(/^(?:Running `node|If this still fails)/m);
   });
 });
+
+describe('a plan the person accepted and cleared the session to implement', () => {
+  it('is the note’s plan, and no rule of the person’s', () => {
+    // Real (tslateman-duet): Claude Code opens the new session with the accepted plan as its prompt.
+    const plan =
+      '# Plan: Duet Tooling & Polish\n\n## Changes\n\n### 3. Pre-commit hook\n\n' +
+      'Add `generate-readme.sh` before prettier so tables stay in sync.\n\n' +
+      'Note: `.git/hooks/` isn’t versioned — this is a local experiment per user’s "let’s try."';
+    const items = extract(
+      session()
+        .prompt(`Implement the following plan:\n\n${plan}`)
+        .edit('scripts/generate-readme.sh')
+        .bash('git commit -m "fix: regenerate README tables in the pre-commit hook"', '[main 0db5f1f] fix')
+        .say('Committed `0db5f1f`: the pre-commit hook now regenerates the README tables before prettier runs.'),
+    );
+    expect(items.filter((i) => i.type === 'Decision' || i.type === 'Convention')).toEqual([]);
+    expect(items.map((i) => i.facts).join('\n')).toContain('Plan: # Plan: Duet Tooling & Polish');
+  });
+});

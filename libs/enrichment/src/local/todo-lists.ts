@@ -32,3 +32,15 @@ export function planOf(event: EngineEvent): string | undefined {
   if (event.type !== 'tool_call' || !event.content.startsWith('ExitPlanMode:')) return undefined;
   return event.content.slice('ExitPlanMode:'.length).trim() || undefined;
 }
+
+/** How Claude Code opens a session the person cleared to implement a plan they accepted. */
+const IMPLEMENT_PLAN = /^\s*Implement the following plan:[ \t]*\n/;
+
+/**
+ * The plan a prompt carries when the person chose "clear context and implement": the
+ * assistant's plan, accepted, as the new session's first prompt. It is the work's plan, not
+ * the person speaking.
+ */
+export function planInPrompt(prompt: string): string | undefined {
+  return IMPLEMENT_PLAN.test(prompt) ? prompt.replace(IMPLEMENT_PLAN, '').trim() || undefined : undefined;
+}

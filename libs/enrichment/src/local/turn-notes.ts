@@ -15,7 +15,7 @@ import {
   offersAFallback,
   type Cue,
 } from './salience';
-import { lastTodoList, planOf } from './todo-lists';
+import { lastTodoList, planInPrompt, planOf } from './todo-lists';
 import { turnLines, type Line } from './turn-lines';
 import type { Turn } from './turns';
 import { answer } from './answers';
@@ -153,7 +153,8 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
     lastTodoList(turn.events)
       ?.entries.filter((t) => t.done)
       .map((t) => t.text) ?? [];
-  const plan = turn.events.map(planOf).find((p) => p !== undefined);
+  const plan =
+    turn.events.map(planOf).find((p) => p !== undefined) ?? (turn.prompt ? planInPrompt(turn.prompt.text) : undefined);
 
   const closing = all.filter((l) => l.closing);
   const type = typeOf(turn, closing, changed);
