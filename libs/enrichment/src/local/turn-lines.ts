@@ -44,6 +44,28 @@ export interface Line {
   opensParagraph: boolean;
   /** One of the sentences a closing message opens with, before any heading or list: its headline. */
   headline: boolean;
+  /**
+   * A diagnosis given mid-turn that a later message of the turn replaced with another: the
+   * work went on, and what it found last is what it concluded.
+   */
+  revised: boolean;
+}
+
+/** A sentence that names what was wrong ("The issue is that …", "Root cause: …"); a fix is not one. */
+const DIAGNOSIS = /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:was|is|here))\b/i;
+
+/**
+ * Mid-turn, the assistant diagnoses as it goes: "The issue is that …" is followed by more
+ * tries and, often, another diagnosis. The one a later message gives replaces it.
+ */
+function markRevised(lines: Line[]): Line[] {
+  return lines.map((l, i) => ({
+    ...l,
+    revised:
+      !l.closing &&
+      DIAGNOSIS.test(l.text) &&
+      lines.slice(i + 1).some((later) => later.event !== l.event && DIAGNOSIS.test(later.text)),
+  }));
 }
 
 const MIN_ITEM_WORDS = 7;
@@ -90,7 +112,7 @@ export function turnLines(turn: Turn): Line[] {
   const closing = closingMessage(turn);
   // Asked for strengths, risks or options, the answer's lists weigh one question whatever their leads say.
   const askedToWeigh = turn.prompt !== undefined && WEIGHING.test(turn.prompt.text);
-  return assistantTexts(turn).flatMap(({ event, text }, t) => {
+  const lines = assistantTexts(turn).flatMap(({ event, text }, t) => {
     const isClosing = event === closing?.event;
     const points = messagePoints(text);
     const firstList = points.findIndex((point) => point.kind !== 'sentence');
@@ -137,8 +159,10 @@ export function turnLines(turn: Turn): Line[] {
           next: point.next && !addsNothing(point.next) && !guesses(point.next) ? cleanSentence(point.next) : undefined,
           opensParagraph: point.opensParagraph === true,
           headline: headline > 0,
+          revised: false,
         },
       ];
     });
   });
+  return markRevised(lines);
 }

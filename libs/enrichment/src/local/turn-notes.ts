@@ -163,6 +163,7 @@ function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
   // offered for a case that may come ("If this still fails, we can …"): neither says what was done.
   const usable = (l: Line) =>
     l.weighing === undefined &&
+    !l.revised &&
     !offersAFallback(l.text) &&
     !isJunkTitle(titleAndRest(l.text).title) &&
     !leansOnWhatCameBefore(l.text);
@@ -273,6 +274,8 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
       !covered.has(l) &&
       !(l.group && coveredGroups.has(l.group)) &&
       l.weighing === undefined &&
+      // A diagnosis the turn replaced with a later one is what it thought, not what it found.
+      !l.revised &&
       l.score >= FINDING_SCORE &&
       // A finding stands alone in the brain; one that points back to what came before cannot.
       !leansOnWhatCameBefore(l.text) &&
