@@ -59,12 +59,13 @@ const DIAGNOSIS = /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|pr
  * tries and, often, another diagnosis. The one a later message gives replaces it.
  */
 function markRevised(lines: Line[]): Line[] {
+  const diagnoses = lines.map((l) => DIAGNOSIS.test(l.text));
+  // The last message of the turn that diagnoses: any diagnosis in an earlier message is replaced.
+  const last = diagnoses.lastIndexOf(true);
+  const lastEvent = last < 0 ? undefined : lines[last]!.event;
   return lines.map((l, i) => ({
     ...l,
-    revised:
-      !l.closing &&
-      DIAGNOSIS.test(l.text) &&
-      lines.slice(i + 1).some((later) => later.event !== l.event && DIAGNOSIS.test(later.text)),
+    revised: !l.closing && diagnoses[i]! && l.event !== lastEvent,
   }));
 }
 
