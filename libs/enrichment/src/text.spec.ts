@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { TAG_PATTERN } from '@memex/domain';
 import {
   asTitle,
+  localLinksAsPaths,
   codeTopic,
   firstSentence,
   normalizeWhitespace,
@@ -202,5 +203,28 @@ describe('asTitle', () => {
   it('truncates to `max` characters', () => {
     expect(asTitle('alpha beta gamma delta', 15)).toBe('Alpha beta…');
     expect(asTitle('x '.repeat(200)).length).toBeLessThanOrEqual(120);
+  });
+});
+
+describe('localLinksAsPaths', () => {
+  it.each([
+    // As Claude Code in an editor links the files it changed (Safecast, shunkakinoki-dotfiles).
+    [
+      '[tool_device_history.go:11](go/cmd/mcp-server/tool_device_history.go#L11): Now specifies mobile sensors',
+      '`go/cmd/mcp-server/tool_device_history.go`: Now specifies mobile sensors',
+    ],
+    ['guarded in [fish](home-manager/programs/fish/default.nix)', 'guarded in `home-manager/programs/fish/default.nix`'],
+    ['both test files ([claude_web.go](./test/claude_web.go))', 'both test files (`test/claude_web.go`)'],
+  ])('reads %j with the path the link points at', (text, read) => {
+    expect(localLinksAsPaths(text)).toBe(read);
+  });
+
+  it.each([
+    'Created the PR: [Fix MV ordering](https://github.com/obsessiondb/chkit/pull/34)',
+    'see [the section](#setup) below',
+    'placeholders: `[text](url)` in the template',
+    '[MEMORY: decision] no link here',
+  ])('leaves %j as written: a web link, an anchor, code, no link', (text) => {
+    expect(localLinksAsPaths(text)).toBe(text);
   });
 });

@@ -172,6 +172,29 @@ export function truncateWords(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
+/**
+ * A markdown link to a file of the project, as Claude Code in an editor writes them
+ * (`[tool_sensor.go:11](go/cmd/mcp-server/tool_sensor.go#L11)`): not a URL, not an anchor.
+ */
+const LOCAL_LINK = /\[[^\]\n]+\]\((?![a-z][\w+.-]*:|#)([^()#\n]+?)(?:#[^()\n]*)?\)/gi;
+
+/**
+ * Links to the project's files read as the paths they point at, in code: the path is the name
+ * the code knows, the link's label a shorthand, the line anchor a place that moves. Code spans
+ * are left as written; a link to the web stays a link.
+ */
+export function localLinksAsPaths(text: string): string {
+  if (!text.includes('](')) return text;
+  return text
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(LOCAL_LINK, (_link, target: string) => `\`${target.trim().replace(/^\.\//, '')}\``),
+    )
+    .join('');
+}
+
 const PATH_IN_TEXT = /(?:^|[\s`'"(])((?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;])/g;
 
 /** File paths a text names (`src/cart/total.ts`), each once, in order. */

@@ -1,4 +1,4 @@
-import { pathsIn, significantWords } from '../text';
+import { localLinksAsPaths, pathsIn, significantWords } from '../text';
 import { ENUMERATOR, type Point } from './message-points';
 
 /**
@@ -85,10 +85,13 @@ export function offersAFallback(text: string): boolean {
 }
 const FALLBACK = /\b(?:we|you) (?:can|could|might)\b|\b(?:try|consider)\b|\bwould be\b|\bnext step\b/i;
 
-/** Markdown emphasis and leading fluff taken off, for titles and facts (evidence keeps the original). */
+/**
+ * Markdown emphasis and leading fluff taken off, links to the project's files read as their
+ * paths, for titles and facts (evidence keeps the original).
+ */
 export function cleanSentence(sentence: string): string {
   return (
-    sentence
+    localLinksAsPaths(sentence)
       .replace(/\*\*|__/g, '')
       .replace(/^(?:\s|\p{Extended_Pictographic}|\uFE0F|✓|✗|•|–|—|-)+/u, '')
       .replace(ENUMERATOR, '')
