@@ -40,6 +40,18 @@ describe('the person’s rules', () => {
     expect(userRules("ok let's use apple container instead of docker")[0]?.type).toBe('Decision');
   });
 
+  it("takes a review the person hands on for no rule of theirs: its demands are the reviewer's", () => {
+    // As obra-episodic-memory's session pasted a bot's review of its pull request.
+    const review =
+      'Code Review for PR #17: Fix Streaming Platform Issues\n\n### Recommendation\n\nRequest Changes - The authentication bug must be fixed before merging.';
+    expect(userRules(review)).toEqual([]);
+    expect(userRules(`pr feedback:\n\n${review.split('\n').slice(2).join('\n')}`)).toEqual([]);
+    // The person's own words still count, a review named later in them included.
+    expect(
+      userRules('The authentication bug must always be fixed before merging, whatever the code review says.'),
+    ).not.toEqual([]);
+  });
+
   it('takes a hedged view for no decision of its own', () => {
     expect(userRules("do we need something for that? i don't think we need a Dockerfile")).toEqual([]);
   });

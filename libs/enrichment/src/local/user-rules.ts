@@ -57,11 +57,18 @@ const HEDGED =
 /** A request for an answer, not a rule: "can you list …", "what are …". */
 const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
 
+/** A prompt that opens by naming a review it passes on: "pr feedback:", "more reviewer feedback:", "Code Review for PR #17". */
+const HANDS_ON_A_REVIEW =
+  /^\s*(?:(?:more|another|some|the)\s+)?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)\b/i;
+
 /**
  * The user's own rules and choices in a prompt, in the user's words. People state them in
  * passing ("let's use apple container instead of docker"), seldom behind a keyword.
  */
 export function userRules(prompt: string): UserRule[] {
+  // A review handed on ("pr feedback: …", "Code Review for PR #17: …") is the reviewer's words:
+  // its "must be fixed before merging" is what the session answers, not a rule of the person's.
+  if (HANDS_ON_A_REVIEW.test(prompt)) return [];
   const all = sentences(prompt);
   const rules: Array<UserRule & { at: number }> = [];
   all.forEach((quote, i) => {
