@@ -213,7 +213,10 @@ describe('localLinksAsPaths', () => {
       '[tool_device_history.go:11](go/cmd/mcp-server/tool_device_history.go#L11): Now specifies mobile sensors',
       '`go/cmd/mcp-server/tool_device_history.go`: Now specifies mobile sensors',
     ],
-    ['guarded in [fish](home-manager/programs/fish/default.nix)', 'guarded in `home-manager/programs/fish/default.nix`'],
+    [
+      'guarded in [fish](home-manager/programs/fish/default.nix)',
+      'guarded in `home-manager/programs/fish/default.nix`',
+    ],
     ['both test files ([claude_web.go](./test/claude_web.go))', 'both test files (`test/claude_web.go`)'],
   ])('reads %j with the path the link points at', (text, read) => {
     expect(localLinksAsPaths(text)).toBe(read);
