@@ -193,6 +193,8 @@ function hostile(): void {
       Array.from({ length: 12_000 }, (_, i) => `${'  '.repeat(i % 3)}- item ${i}`).join('\n'),
     ],
     ['100 KB of "hmm " before "no"', `${'hmm '.repeat(25_000)}no`],
+    ['100 KB of "[" before a link\'s "](x"', `${'['.repeat(100_000)}](x`],
+    ['100 KB of backticks before a link', `${'`'.repeat(99_990)}[a](b.md)`],
   ];
   console.log('bench:enrichment — part C: local engine on hostile 100 KB messages (goal < 1,000 ms each)');
   for (const [name, text] of inputs) {

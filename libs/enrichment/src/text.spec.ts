@@ -218,16 +218,27 @@ describe('localLinksAsPaths', () => {
       'guarded in `home-manager/programs/fish/default.nix`',
     ],
     ['both test files ([claude_web.go](./test/claude_web.go))', 'both test files (`test/claude_web.go`)'],
+    // A file and its line, not a URL's scheme.
+    ['set in [flake.nix:68](flake.nix:68)', 'set in `flake.nix`'],
+    ['the dock in [dock.nix:21](nix-darwin/config/dock.nix:21)', 'the dock in `nix-darwin/config/dock.nix`'],
+    // A target a space broke, where the label is whole; an escaped space; a link's title.
+    ['[.github/workflows/deploy.yml](. github/workflows/deploy.yml#L63-L89)', '`.github/workflows/deploy.yml`'],
+    ['[webite entry.go](test/webite%20entry.go)', '`test/webite entry.go`'],
+    ['see [guide](docs/guide.md "Setup guide")', 'see `docs/guide.md`'],
   ])('reads %j with the path the link points at', (text, read) => {
     expect(localLinksAsPaths(text)).toBe(read);
   });
 
   it.each([
     'Created the PR: [Fix MV ordering](https://github.com/obsessiondb/chkit/pull/34)',
+    'write to [the team](mailto:team@example.com)',
     'see [the section](#setup) below',
     'placeholders: `[text](url)` in the template',
+    'placeholders: ``[a](b)`` in the template',
+    'Calls handlers[type](event) for every event.',
+    'The screenshot: ![shot](docs/shot.png)',
     '[MEMORY: decision] no link here',
-  ])('leaves %j as written: a web link, an anchor, code, no link', (text) => {
+  ])('leaves %j as written: a web link, an anchor, code, an image, no link', (text) => {
     expect(localLinksAsPaths(text)).toBe(text);
   });
 });

@@ -173,26 +173,41 @@ export function truncateWords(text: string, max: number): string {
 }
 
 /**
- * A markdown link to a file of the project, as Claude Code in an editor writes them
- * (`[tool_sensor.go:11](go/cmd/mcp-server/tool_sensor.go#L11)`): not a URL, not an anchor.
+ * A code span (any run of backticks, closed by the same run), or a markdown link to a file of
+ * the project, as Claude Code in an editor writes them
+ * (`[tool_sensor.go:11](go/cmd/mcp-server/tool_sensor.go#L11)`): not an image, not code such as
+ * `handlers[type](event)` (a word before the bracket), not a URL (`https:`, but `flake.nix:68`
+ * is a file and its line), not an anchor. Bounded, so a run of brackets costs nothing.
  */
-const LOCAL_LINK = /\[[^\]\n]+\]\((?![a-z][\w+.-]*:|#)([^()#\n]+?)(?:#[^()\n]*)?\)/gi;
+const CODE_OR_LOCAL_LINK =
+  /(`+)[^`]*?\1|(?<![\w\])!])\[([^\[\]\n]{1,200})\]\((?![a-z][a-z0-9+.-]*:(?!\d)|#)([^()#\n"]{1,300}?)(?:#[^()\n]{0,100})?(?:\s+"[^"\n]{0,200}")?\)/gi;
+
+/** A file's line or lines, after its path: `flake.nix:68`, `x.go:11-14`. */
+const LINE_SUFFIX = /:\d+(?:-\d+)?$/;
+
+function pathOf(label: string, target: string): string {
+  let path = target.trim();
+  try {
+    path = decodeURI(path);
+  } catch {
+    // A malformed escape is kept as written.
+  }
+  // "[.github/workflows/deploy.yml](. github/workflows/deploy.yml#L63)": a target broken by a space
+  // the label does not have; the label is the path then.
+  if (/\s/.test(path) && !/\s/.test(label) && /[./]/.test(label)) path = label;
+  return path.replace(LINE_SUFFIX, '').replace(/^\.\//, '');
+}
 
 /**
  * Links to the project's files read as the paths they point at, in code: the path is the name
- * the code knows, the link's label a shorthand, the line anchor a place that moves. Code spans
- * are left as written; a link to the web stays a link.
+ * the code knows, the link's label a shorthand, the line a place that moves. Code spans are left
+ * as written; a link to the web stays a link.
  */
 export function localLinksAsPaths(text: string): string {
   if (!text.includes('](')) return text;
-  return text
-    .split(/(`[^`\n]*`)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part.replace(LOCAL_LINK, (_link, target: string) => `\`${target.trim().replace(/^\.\//, '')}\``),
-    )
-    .join('');
+  return text.replace(CODE_OR_LOCAL_LINK, (whole, fence: string | undefined, label: string, target: string) =>
+    fence ? whole : `\`${pathOf(label, target)}\``,
+  );
 }
 
 const PATH_IN_TEXT = /(?:^|[\s`'"(])((?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;])/g;

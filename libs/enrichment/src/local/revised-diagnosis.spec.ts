@@ -2,32 +2,38 @@ import { SessionFixture, verifiedItems as extract } from './session-fixture';
 
 const session = () => new SessionFixture();
 
-/** A turn that diagnoses mid-work, tries, and diagnoses again (shaped on obsessiondb-chkit's). */
-const diagnosedTwice = (between: string) =>
+/** What a turn's items say, title and facts. */
+const said = (s: SessionFixture) => extract(s).map((i) => `${i.title} ${i.facts}`);
+
+/** A turn that diagnoses mid-work, tries, and says `later` before closing (shaped on obsessiondb-chkit's). */
+const diagnosedThen = (later: string, closing = 'Typecheck passes in CI and locally now.') =>
   session()
     .prompt('typecheck fails in CI but passes locally, can you fix it?')
     .say(
       'The root cause: `codegen/tsconfig.json` has `paths` pointing to `../core/src/index`, so TypeScript reads the declaration files of `dist` instead.',
     )
     .bash('npx tsc --noEmit --traceResolution | grep @chkit/core', 'Resolving module @chkit/core … exports …')
-    .say(between)
+    .say(later)
     .edit('tsconfig.base.json')
     .bash('npm run typecheck', 'ok')
-    .say(
-      'Root cause: with `moduleResolution: "NodeNext"`, `paths` entries never add the `.ts` extension, so `@chkit/core` resolved through `exports` to `dist`. Fixed by adding `"customConditions": ["source"]` to `tsconfig.base.json`.',
-    );
+    .say(closing);
+
+const FIRST = '`paths` pointing to';
 
 describe('a diagnosis the turn replaced', () => {
   it('is not kept when a later message of the turn gives another: the last one is what the work found', () => {
-    const said = extract(diagnosedTwice('Checking how the resolution actually goes.')).map(
-      (i) => `${i.title} ${i.facts}`,
+    const items = said(
+      diagnosedThen(
+        'Checking how the resolution actually goes.',
+        'Root cause: with `moduleResolution: "NodeNext"`, `paths` entries never add the `.ts` extension, so `@chkit/core` resolved through `exports` to `dist`. Fixed by adding `"customConditions": ["source"]` to `tsconfig.base.json`.',
+      ),
     );
-    expect(said.some((t) => t.includes('customConditions'))).toBe(true);
-    expect(said.some((t) => t.includes('`paths` pointing to'))).toBe(false);
+    expect(items.some((t) => t.includes('customConditions'))).toBe(true);
+    expect(items.some((t) => t.includes(FIRST))).toBe(false);
   });
 
   it('is kept when no later message of the turn diagnoses again', () => {
-    const alone = extract(
+    const items = said(
       session()
         .prompt('why does the release hang?')
         .say('The issue is that `bun publish` has no npm authentication token, so it waits for a browser login.')
@@ -35,7 +41,16 @@ describe('a diagnosis the turn replaced', () => {
         .say(
           'I set `NPM_CONFIG_TOKEN` from Doppler in `scripts/release.ts`, so `bun publish` no longer waits for a login.',
         ),
-    ).map((i) => `${i.title} ${i.facts}`);
-    expect(alone.some((t) => t.includes('no npm authentication token'))).toBe(true);
+    );
+    expect(items.some((t) => t.includes('no npm authentication token'))).toBe(true);
+  });
+
+  it.each([
+    ['a guess', 'The root cause is likely also the CDN caching the old `index.html` for an hour.'],
+    ['a denial', 'The CDN cache is not the root cause here: the same build fails with the cache purged.'],
+    ['another problem', 'The second failure has a different root cause: `core/package.json` lacks a `types` entry.'],
+    ['the work reported done', 'The issue is now fixed: `tsc --noEmit` resolves the workspace packages.'],
+  ])('is kept when what a later message says is %s, not another diagnosis', (_, later) => {
+    expect(said(diagnosedThen(later)).some((t) => t.includes(FIRST))).toBe(true);
   });
 });

@@ -40,16 +40,27 @@ describe('the person’s rules', () => {
     expect(userRules("ok let's use apple container instead of docker")[0]?.type).toBe('Decision');
   });
 
-  it("takes a review the person hands on for no rule of theirs: its demands are the reviewer's", () => {
+  describe('in a review the person hands on', () => {
     // As obra-episodic-memory's session pasted a bot's review of its pull request.
-    const review =
-      'Code Review for PR #17: Fix Streaming Platform Issues\n\n### Recommendation\n\nRequest Changes - The authentication bug must be fixed before merging.';
-    expect(userRules(review)).toEqual([]);
-    expect(userRules(`pr feedback:\n\n${review.split('\n').slice(2).join('\n')}`)).toEqual([]);
-    // The person's own words still count, a review named later in them included.
-    expect(
-      userRules('The authentication bug must always be fixed before merging, whatever the code review says.'),
-    ).not.toEqual([]);
+    const review = '### Recommendation\n\nRequest Changes - The authentication bug must be fixed before merging.';
+    it.each([
+      'Code Review for PR #17: Fix Streaming Platform Issues',
+      '## Code Review for PR #17',
+      'pr feedback:',
+      'more reviewer feedback:',
+      'Here is the review feedback:',
+    ])("takes no rule under %j: its demands are the reviewer's", (header) => {
+      expect(userRules(`${header}\n\n${review}`)).toEqual([]);
+    });
+  });
+
+  it.each([
+    'code review the changes in src/auth. We always use zod for validation, never hand-written checks.',
+    'Code review feedback should always go in a separate commit, never amended.',
+    'The code review bot is noisy; from now on ignore its style comments.',
+    'PR comments must always be answered in English.',
+  ])('reads the rule in %j: it speaks of reviews, it hands none on', (prompt) => {
+    expect(userRules(prompt)).not.toEqual([]);
   });
 
   it('takes a hedged view for no decision of its own', () => {

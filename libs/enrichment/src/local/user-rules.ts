@@ -57,9 +57,15 @@ const HEDGED =
 /** A request for an answer, not a rule: "can you list …", "what are …". */
 const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|which|who|is|are|does|do)\b/i;
 
-/** A prompt that opens by naming a review it passes on: "pr feedback:", "more reviewer feedback:", "Code Review for PR #17". */
+/**
+ * A prompt that opens by naming a review it passes on, as a header: "pr feedback:", "more
+ * reviewer feedback: …", "## Code Review for PR #17", "Here is the review feedback:". Not one
+ * that only speaks of reviews ("Code review feedback should always go in a separate commit",
+ * "code review the changes in src/auth").
+ */
 const HANDS_ON_A_REVIEW =
-  /^\s*(?:(?:more|another|some|the)\s+)?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)\b/i;
+  /^[\s#*>]*(?:here(?:['’]s| is| are) (?:the |some |more )?|(?:more|another|some|the) )?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)(?=\s*(?::|\n|$)|\s+(?:for|on|of) (?:pr|pull request|the pr|#)|\s+#\d)/i;
+/^\s*(?:(?:more|another|some|the)\s+)?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)\b/i;
 
 /**
  * The user's own rules and choices in a prompt, in the user's words. People state them in
