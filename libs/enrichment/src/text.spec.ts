@@ -207,38 +207,39 @@ describe('asTitle', () => {
 });
 
 describe('localLinksAsPaths', () => {
-  it.each([
-    // As Claude Code in an editor links the files it changed (Safecast, shunkakinoki-dotfiles).
+  const unchanged = (text: string): [string, string] => [text, text];
+  eachReads(localLinksAsPaths, [
     [
-      '[tool_device_history.go:11](go/cmd/mcp-server/tool_device_history.go#L11): Now specifies mobile sensors',
-      '`go/cmd/mcp-server/tool_device_history.go`: Now specifies mobile sensors',
+      // As Claude Code in an editor links the files it changed (Safecast, shunkakinoki-dotfiles).
+      'reads a link to a file as the path it points at, in code, without its line',
+      [
+        '[tool_device_history.go:11](go/cmd/mcp-server/tool_device_history.go#L11): Now specifies mobile sensors',
+        '`go/cmd/mcp-server/tool_device_history.go`: Now specifies mobile sensors',
+      ],
+      [
+        'guarded in [fish](home-manager/programs/fish/default.nix)',
+        'guarded in `home-manager/programs/fish/default.nix`',
+      ],
+      ['both test files ([claude_web.go](./test/claude_web.go))', 'both test files (`test/claude_web.go`)'],
+      ['set in [flake.nix:68](flake.nix:68)', 'set in `flake.nix`'],
+      ['the dock in [dock.nix:21](nix-darwin/config/dock.nix:21)', 'the dock in `nix-darwin/config/dock.nix`'],
     ],
     [
-      'guarded in [fish](home-manager/programs/fish/default.nix)',
-      'guarded in `home-manager/programs/fish/default.nix`',
+      'takes the label when a space broke the target, an escaped space as a space, and leaves a title out',
+      ['[.github/workflows/deploy.yml](. github/workflows/deploy.yml#L63-L89)', '`.github/workflows/deploy.yml`'],
+      ['[webite entry.go](test/webite%20entry.go)', '`test/webite entry.go`'],
+      ['see [guide](docs/guide.md "Setup guide")', 'see `docs/guide.md`'],
     ],
-    ['both test files ([claude_web.go](./test/claude_web.go))', 'both test files (`test/claude_web.go`)'],
-    // A file and its line, not a URL's scheme.
-    ['set in [flake.nix:68](flake.nix:68)', 'set in `flake.nix`'],
-    ['the dock in [dock.nix:21](nix-darwin/config/dock.nix:21)', 'the dock in `nix-darwin/config/dock.nix`'],
-    // A target a space broke, where the label is whole; an escaped space; a link's title.
-    ['[.github/workflows/deploy.yml](. github/workflows/deploy.yml#L63-L89)', '`.github/workflows/deploy.yml`'],
-    ['[webite entry.go](test/webite%20entry.go)', '`test/webite entry.go`'],
-    ['see [guide](docs/guide.md "Setup guide")', 'see `docs/guide.md`'],
-  ])('reads %j with the path the link points at', (text, read) => {
-    expect(localLinksAsPaths(text)).toBe(read);
-  });
-
-  it.each([
-    'Created the PR: [Fix MV ordering](https://github.com/obsessiondb/chkit/pull/34)',
-    'write to [the team](mailto:team@example.com)',
-    'see [the section](#setup) below',
-    'placeholders: `[text](url)` in the template',
-    'placeholders: ``[a](b)`` in the template',
-    'Calls handlers[type](event) for every event.',
-    'The screenshot: ![shot](docs/shot.png)',
-    '[MEMORY: decision] no link here',
-  ])('leaves %j as written: a web link, an anchor, code, an image, no link', (text) => {
-    expect(localLinksAsPaths(text)).toBe(text);
-  });
+    [
+      'leaves a web link, an anchor, code, an image and what is no link as written',
+      unchanged('Created the PR: [Fix MV ordering](https://github.com/obsessiondb/chkit/pull/34)'),
+      unchanged('write to [the team](mailto:team@example.com)'),
+      unchanged('see [the section](#setup) below'),
+      unchanged('placeholders: `[text](url)` in the template'),
+      unchanged('placeholders: ``[a](b)`` in the template'),
+      unchanged('Calls handlers[type](event) for every event.'),
+      unchanged('The screenshot: ![shot](docs/shot.png)'),
+      unchanged('[MEMORY: decision] no link here'),
+    ],
+  ]);
 });
