@@ -180,7 +180,7 @@ export function truncateWords(text: string, max: number): string {
  * is a file and its line), not an anchor. Bounded, so a run of brackets costs nothing.
  */
 const CODE_OR_LOCAL_LINK =
-  /(`+)[^`]*?\1|(?<![\w\])!])\[([^\[\]\n]{1,200})\]\((?![a-z][a-z0-9+.-]*:(?!\d)|#)([^()#\n"]{1,300}?)(?:#[^()\n]{0,100})?(?:\s+"[^"\n]{0,200}")?\)/gi;
+  /(`+)[^`]*?\1|(?<![\w\])!])\[([^[\]\n]{1,200})\]\((?![a-z][a-z0-9+.-]*:(?!\d)|#)([^()#\n"]{1,300}?)(?:#[^()\n]{0,100})?(?:\s+"[^"\n]{0,200}")?\)/gi;
 
 /** A file's line or lines, after its path: `flake.nix:68`, `x.go:11-14`. */
 const LINE_SUFFIX = /:\d+(?:-\d+)?$/;

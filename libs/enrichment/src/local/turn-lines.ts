@@ -60,7 +60,7 @@ const DIAGNOSIS = /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|pr
  * above, …").
  */
 const REPLACES_NONE =
-  /(?:not|n['’]t|no longer) (?:\w+ )?(?:the )?(?:real |actual |underlying )?(?:root cause|cause|issue|problem|culprit)\b|\b(?:is|was|are|were|has been|have been) (?:now )?(?:fixed|resolved|solved|gone)\b|\b(?:second|another|other|different|separate|also|too|same)\b|\bas (?:found|noted|said|shown|mentioned) (?:above|before|earlier)\b/i;
+  /\b(?:not|n['’]t|no longer) (?:\w+ )?(?:the )?(?:real |actual |underlying )?(?:root cause|cause|issue|problem|culprit)\b|\b(?:is|was|are|were|has been|have been) (?:now )?(?:fixed|resolved|solved|gone)\b|\b(?:second|another|other|different|separate|also|too|same)\b|\bas (?:found|noted|said|shown|mentioned) (?:above|before|earlier)\b/i;
 
 /** A diagnosis that replaces what an earlier message of the turn diagnosed: stated, not guessed. */
 function diagnoses(l: Line): boolean {

@@ -65,7 +65,6 @@ const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|whic
  */
 const HANDS_ON_A_REVIEW =
   /^[\s#*>]*(?:here(?:['’]s| is| are) (?:the |some |more )?|(?:more|another|some|the) )?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)(?=\s*(?::|\n|$)|\s+(?:for|on|of) (?:pr|pull request|the pr|#)|\s+#\d)/i;
-/^\s*(?:(?:more|another|some|the)\s+)?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)\b/i;
 
 /**
  * The user's own rules and choices in a prompt, in the user's words. People state them in
