@@ -47,7 +47,7 @@ describe('a diagnosis the turn replaced', () => {
 
   it.each([
     ['a guess', 'The root cause is likely also the CDN caching the old `index.html` for an hour.'],
-    ['a denial', 'The CDN cache is not the root cause here: the same build fails with the cache purged.'],
+    ['a denial', 'The CDN cache is not the root cause here: with the cache purged the build still fails.'],
     ['another problem', 'The second failure has a different root cause: `core/package.json` lacks a `types` entry.'],
     ['the work reported done', 'The issue is now fixed: `tsc --noEmit` resolves the workspace packages.'],
   ])('is kept when what a later message says is %s, not another diagnosis', (_, later) => {
