@@ -26,9 +26,15 @@ function anyOf(...patterns: RegExp[]): RegExp {
   return new RegExp(patterns.map((p) => p.source).join('|'), 'i');
 }
 
+/** A sentence that names what was wrong: "The issue is that …", "Root cause: …". */
+export const DIAGNOSIS =
+  /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:was|is|here))\b/i;
+
 const CUES: Record<Cue, RegExp> = {
-  cause:
-    /\b(?:root cause|the (?:real |actual )?(?:issue|problem|bug|culprit|reason) (?:was|is|here)|caused by|was (?:failing|broken|happening) because|comes from|the fix (?:was|is) (?:to|that|in|a|an|the)\b|fixed (?:by|it)|this (?:broke|breaks)|turned out)\b/i,
+  cause: anyOf(
+    DIAGNOSIS,
+    /\b(?:the (?:real |actual )?reason (?:was|is|here)|caused by|was (?:failing|broken|happening) because|comes from|the fix (?:was|is) (?:to|that|in|a|an|the)\b|fixed (?:by|it)|this (?:broke|breaks)|turned out)\b/,
+  ),
   choice:
     /\b(?:instead of|rather than|decided|chose|switched (?:to|from)|went with|opted|prefer(?:red)?|recommend(?:ed)?|trade-?off|better (?:to|than)|over (?:the|a|using)\b|not (?:use|using) |we use|we'll use|will use|in favou?r of)/i,
   // Where an answer or a discussion comes down to: "In short: …", "A pragmatic middle ground: …".

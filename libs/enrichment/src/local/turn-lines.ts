@@ -5,6 +5,7 @@ import {
   addsNothing,
   cleanSentence,
   cuesOf,
+  DIAGNOSIS,
   guesses,
   isChatter,
   isStatusFluff,
@@ -51,8 +52,6 @@ export interface Line {
   revised: boolean;
 }
 
-/** A sentence that names what was wrong: "The issue is that …", "Root cause: …". */
-const DIAGNOSIS = /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:was|is|here))\b/i;
 /**
  * Said like a diagnosis, but replacing none: a denial ("… is not the root cause"), the work
  * reported done ("The issue is now fixed"), another problem ("The second failure has a different
@@ -62,24 +61,17 @@ const DIAGNOSIS = /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|pr
 const REPLACES_NONE =
   /\b(?:not|n['’]t|no longer) (?:\w+ )?(?:the )?(?:real |actual |underlying )?(?:root cause|cause|issue|problem|culprit)\b|\b(?:is|was|are|were|has been|have been) (?:now )?(?:fixed|resolved|solved|gone)\b|\b(?:second|another|other|different|separate|also|too|same)\b|\bas (?:found|noted|said|shown|mentioned) (?:above|before|earlier)\b/i;
 
-/** A diagnosis that replaces what an earlier message of the turn diagnosed: stated, not guessed. */
-function diagnoses(l: Line): boolean {
-  return DIAGNOSIS.test(l.text) && !guesses(l.text) && !REPLACES_NONE.test(l.text);
-}
-
 /**
  * Mid-turn, the assistant diagnoses as it goes: "The issue is that …" is followed by more
- * tries and, often, another diagnosis. The one a later message gives replaces it.
+ * tries and, often, another diagnosis. One a later message states (not guesses) replaces it.
  */
 function markRevised(lines: Line[]): Line[] {
-  const replacing = lines.map(diagnoses);
-  // The last message of the turn that diagnoses: a diagnosis in an earlier message is replaced.
-  const last = replacing.lastIndexOf(true);
-  const lastEvent = last < 0 ? undefined : lines[last]!.event;
-  return lines.map((l, i) => ({
-    ...l,
-    revised: !l.closing && DIAGNOSIS.test(l.text) && last > i && l.event !== lastEvent,
-  }));
+  const named = lines.map((l) => DIAGNOSIS.test(l.text));
+  const replaces = named.map((n, i) => n && !guesses(lines[i]!.text) && !REPLACES_NONE.test(lines[i]!.text));
+  // The last line that replaces: a diagnosis in an earlier message than its own is replaced.
+  const last = replaces.lastIndexOf(true);
+  const lastEvent = lines[last]?.event;
+  return lines.map((l, i) => ({ ...l, revised: named[i]! && !l.closing && i < last && l.event !== lastEvent }));
 }
 
 const MIN_ITEM_WORDS = 7;
