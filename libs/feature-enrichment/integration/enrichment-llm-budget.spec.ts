@@ -54,7 +54,10 @@ describe('a model within its daily budgets', () => {
         ]),
       ),
     );
-    llm.fallback = { content: '{"items":[]}', delayMs: 400, usage: { prompt_tokens: 1000, completion_tokens: 100 } };
+    // The call that goes ahead spends the last 2,000 tokens, so a call that reaches the budget only
+    // after it has returned (on a slow machine, embedded mode's one connection) is refused too:
+    // one call whether the others overlap it or come after it.
+    llm.fallback = { content: '{"items":[]}', delayMs: 400, usage: { prompt_tokens: 1900, completion_tokens: 100 } };
     try {
       const calls = llm.requests.length;
       const reports = await Promise.all(
