@@ -55,7 +55,9 @@ async function throughput(): Promise<void> {
   const total = SESSIONS * REPEATS * template.length;
 
   const port = await freePort();
-  const worker = spawn(process.execPath, [join(ROOT, 'dist/apps/enrichment-worker/src/main.js')], {
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker, as in the other benches.
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const worker = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/enrichment-worker/src/main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: url.toString(),
@@ -219,9 +221,11 @@ function hostile(): void {
 
 async function main(): Promise<void> {
   hostile();
-  // BENCH_ENRICHMENT_PART=spend runs part D alone.
-  if (process.env.BENCH_ENRICHMENT_PART !== 'spend') {
-    await throughput();
+  // BENCH_ENRICHMENT_PART=spend runs part D alone, =throughput part A alone.
+  const part = process.env.BENCH_ENRICHMENT_PART;
+  if (part !== 'spend') await throughput();
+  if (part === 'throughput') return;
+  if (part !== 'spend') {
     await lag('2000');
     await lag('200');
   }

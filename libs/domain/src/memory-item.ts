@@ -29,6 +29,15 @@ export const ITEM_LIMITS = {
  */
 export const MAX_EVIDENCE_SPANS = 50;
 
+/**
+ * An item's `evidenceRefs`: the events its evidence spans quote, each once, in the spans' order.
+ * Refs follow the spans an item keeps, so an item said again in every session keeps as many refs
+ * as spans, not one more per saying.
+ */
+export function evidenceRefsOf(spans: Iterable<{ eventId: string }>): string[] {
+  return [...new Set(Array.from(spans, (s) => s.eventId))];
+}
+
 /** Each evidence span once (same event, same quote), first seen first. */
 export function distinctSpans<T extends { eventId: string; quote: string }>(spans: Iterable<T>): T[] {
   const seen = new Set<string>();

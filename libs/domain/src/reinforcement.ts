@@ -5,9 +5,7 @@ export interface ReinforceTarget {
   title: string;
   status: ItemStatus;
   files: readonly string[];
-  evidenceRefs: readonly string[];
   evidenceSpans: readonly EvidenceSpan[];
-  mergedFrom: readonly string[];
   salience: number | null;
   resolvedAt: Date | null;
 }
@@ -32,7 +30,6 @@ export interface Reinforcement {
   files: string[];
   evidenceRefs: string[];
   evidenceSpans: EvidenceSpan[];
-  mergedFrom: string[];
   salience: number | null;
   lastReinforcedAt: Date;
   resolvedAt: Date | null;

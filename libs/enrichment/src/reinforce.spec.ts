@@ -9,9 +9,7 @@ const target = (over: Partial<ReinforceTarget> = {}): ReinforceTarget => ({
   title: 'Release script publishes with `npm publish`',
   status: 'active',
   files: ['src/a.ts'],
-  evidenceRefs: ['e1'],
   evidenceSpans: [span('e1')],
-  mergedFrom: [],
   salience: 0.4,
   resolvedAt: null,
   ...over,
@@ -29,8 +27,8 @@ const saying = (over: Partial<ReinforceSaying> = {}): ReinforceSaying => ({
 });
 
 describe('reinforce', () => {
-  it('takes the newer facts and confidence, the files and evidence of both, and records the merged candidate', () => {
-    expect(reinforce(target(), saying(), 0.9, AT, 'c1')).toEqual({
+  it('takes the newer facts and confidence, and the files and evidence of both', () => {
+    expect(reinforce(target(), saying(), 0.9, AT)).toEqual({
       title: 'Release script publishes with `npm publish`',
       facts: 'Newer words.',
       confidence: 0.9,
@@ -38,7 +36,6 @@ describe('reinforce', () => {
       files: ['src/a.ts', 'src/b.ts'],
       evidenceRefs: ['e1', 'e2'],
       evidenceSpans: [span('e1'), span('e2')],
-      mergedFrom: ['c1'],
       salience: 0.4,
       lastReinforcedAt: AT,
       resolvedAt: null,
@@ -50,24 +47,24 @@ describe('reinforce', () => {
       type: 'ImplementationFact',
       title: 'The release script now uses `bun publish` instead of `npm publish`',
     });
-    expect(reinforce(target(), now, 0.9, AT, 'c').title).toBe(now.title);
-    expect(reinforce(target(), saying({ type: 'ImplementationFact' }), 0.9, AT, 'c').title).toBe(
+    expect(reinforce(target(), now, 0.9, AT).title).toBe(now.title);
+    expect(reinforce(target(), saying({ type: 'ImplementationFact' }), 0.9, AT).title).toBe(
       'Release script publishes with `npm publish`',
     );
     // An item a person wrote keeps the title they gave it.
-    expect(reinforce(target({ salience: null }), now, 0.9, AT, 'c').title).toBe(
+    expect(reinforce(target({ salience: null }), now, 0.9, AT).title).toBe(
       'Release script publishes with `npm publish`',
     );
   });
 
   it('brings a stale item back to active, and leaves other statuses as they are', () => {
-    expect(reinforce(target({ status: 'stale' }), saying(), 0.8, AT, 'c').status).toBe('active');
-    expect(reinforce(target({ status: 'review' }), saying(), 0.8, AT, 'c').status).toBe('review');
+    expect(reinforce(target({ status: 'stale' }), saying(), 0.8, AT).status).toBe('active');
+    expect(reinforce(target({ status: 'review' }), saying(), 0.8, AT).status).toBe('review');
   });
 
   it('keeps the stronger salience, and none for an item that has none (written by a person)', () => {
-    expect(reinforce(target({ salience: 0.2 }), saying({ salience: 0.7 }), 0.8, AT, 'c').salience).toBe(0.7);
-    expect(reinforce(target({ salience: null }), saying({ salience: 0.7 }), 0.8, AT, 'c').salience).toBeNull();
+    expect(reinforce(target({ salience: 0.2 }), saying({ salience: 0.7 }), 0.8, AT).salience).toBe(0.7);
+    expect(reinforce(target({ salience: null }), saying({ salience: 0.7 }), 0.8, AT).salience).toBeNull();
   });
 
   it('caps files at their limit and evidence at the newest spans, a span said twice once', () => {
@@ -78,7 +75,6 @@ describe('reinforce', () => {
       saying({ spans: [span('old0'), span('new')], files: ['extra.ts'] }),
       0.8,
       AT,
-      'c',
     );
     expect(r.evidenceSpans).toHaveLength(MAX_EVIDENCE_SPANS);
     expect(r.evidenceSpans.at(-1)).toEqual(span('new'));
@@ -86,12 +82,25 @@ describe('reinforce', () => {
     expect(r.files).toEqual(files);
   });
 
+  it('keeps as many evidence refs as spans however often an item is said again: the events its kept spans quote', () => {
+    let item = target();
+    for (let i = 0; i < 3 * MAX_EVIDENCE_SPANS; i += 1) {
+      const r = reinforce(item, saying({ spans: [span(`s${i}`, 'a'), span(`s${i}`, 'b')] }), 0.8, AT);
+      item = { ...item, evidenceSpans: r.evidenceSpans, title: r.title };
+      expect(r.evidenceRefs).toEqual([...new Set(r.evidenceSpans.map((s) => s.eventId))]);
+    }
+    const last = reinforce(item, saying({ spans: [span('last', 'a'), span('last', 'b')] }), 0.8, AT);
+    expect(last.evidenceRefs).toHaveLength(MAX_EVIDENCE_SPANS / 2);
+    expect(last.evidenceRefs.at(-1)).toBe('last');
+    expect(last.evidenceRefs).not.toContain('e1');
+  });
+
   it('resolves a fix or todo said resolved at the window, once, and never a decision', () => {
-    expect(reinforce(target(), saying({ type: 'Todo', resolved: true }), 0.8, AT, 'c').resolvedAt).toEqual(AT);
+    expect(reinforce(target(), saying({ type: 'Todo', resolved: true }), 0.8, AT).resolvedAt).toEqual(AT);
     expect(
-      reinforce(target({ resolvedAt: EARLIER }), saying({ type: 'BugFix', resolved: true }), 0.8, AT, 'c').resolvedAt,
+      reinforce(target({ resolvedAt: EARLIER }), saying({ type: 'BugFix', resolved: true }), 0.8, AT).resolvedAt,
     ).toEqual(EARLIER);
-    expect(reinforce(target(), saying({ type: 'Decision', resolved: true }), 0.8, AT, 'c').resolvedAt).toBeNull();
+    expect(reinforce(target(), saying({ type: 'Decision', resolved: true }), 0.8, AT).resolvedAt).toBeNull();
     expect(resolvedAtOf('Todo', false, AT)).toBeNull();
   });
 });

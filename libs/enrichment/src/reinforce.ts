@@ -2,6 +2,7 @@ import {
   ITEM_LIMITS,
   MAX_EVIDENCE_SPANS,
   distinctSpans,
+  evidenceRefsOf,
   transition,
   type ItemType,
   type ReinforceSaying,
@@ -21,19 +22,21 @@ export function resolvedAtOf(type: ItemType, resolved: boolean, at: Date): Date 
 /**
  * A live item said again under its dedup hint (decideMerge chose `reinforce`): its title, or the
  * newer one where that says what the point has become (`saysWhatItBecame`) and no person wrote
- * the item, the newer facts and confidence, a stale item active again, the files and evidence of both (files to
- * their limit, the newest MAX_EVIDENCE_SPANS spans), the candidate's id recorded as merged
- * (`mergedId`: it never became an item of its own), the stronger salience of the two sayings,
- * reinforced at the window's end, and resolved then if it was not already.
+ * the item, the newer facts and confidence, a stale item active again, the files and evidence of
+ * both (files to their limit, the newest MAX_EVIDENCE_SPANS spans and the events they quote), the
+ * stronger salience of the two sayings, reinforced at the window's end, and resolved then if it
+ * was not already. `mergedFrom` is left alone: it names items merged into this one, and the
+ * saying never became an item (the history entry records the reinforcement). Nothing here grows
+ * with the number of sayings: an item said in every session is read and written, history
+ * snapshots included, at the same size the thousandth time as the tenth.
  */
 export function reinforce(
   target: ReinforceTarget,
   saying: ReinforceSaying,
   confidence: number,
   at: Date,
-  mergedId: string,
 ): Reinforcement {
-  const spans = distinctSpans([...target.evidenceSpans, ...saying.spans]);
+  const spans = distinctSpans([...target.evidenceSpans, ...saying.spans]).slice(-MAX_EVIDENCE_SPANS);
   return {
     // A person's title (an item with no salience) is theirs to change.
     title: target.salience !== null && saysWhatItBecame(saying.title) ? saying.title : target.title,
@@ -41,9 +44,8 @@ export function reinforce(
     confidence,
     status: target.status === 'stale' && transition('stale', 'active').ok ? 'active' : target.status,
     files: [...new Set([...target.files, ...saying.files])].slice(0, ITEM_LIMITS.files),
-    evidenceRefs: [...new Set([...target.evidenceRefs, ...saying.spans.map((s) => s.eventId)])],
-    evidenceSpans: spans.slice(-MAX_EVIDENCE_SPANS),
-    mergedFrom: [...target.mergedFrom, mergedId],
+    evidenceRefs: evidenceRefsOf(spans),
+    evidenceSpans: spans,
     salience: target.salience === null ? null : Math.max(target.salience, saying.salience),
     lastReinforcedAt: at,
     resolvedAt: target.resolvedAt ?? resolvedAtOf(saying.type, saying.resolved, at),

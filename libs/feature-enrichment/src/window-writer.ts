@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { MemoryItemRepository, type WindowItem, type WindowRef } from '@memex/db';
-import { newId } from '@memex/domain';
 import {
   NO_COUNTS,
   planWindow,
@@ -74,9 +73,8 @@ export class WindowWriter {
       for (const step of plan.steps) {
         const item = windowItem(step.item, ref.windowEndedAt);
         if (step.action === 'reinforce') {
-          // The candidate never becomes an item of its own: its id records that it was merged.
           const target = tx.reinforceTarget(step.target);
-          const reinforced = reinforce(target, item, step.confidence, ref.windowEndedAt, newId());
+          const reinforced = reinforce(target, item, step.confidence, ref.windowEndedAt);
           const retitled = reinforced.title !== target.title ? ', retitled by what the point has become' : '';
           const reason = `same dedup hint ${item.dedupHint} seen again${retitled}`;
           itemIds.push(await tx.applyReinforcement(step.target, reinforced, reason));

@@ -4,6 +4,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   DomainError,
   MANUAL_SESSION_ID,
+  evidenceRefsOf,
   PROPOSAL_MOVES,
   type CreateItemBody,
   type HistoryEntryView,
@@ -322,7 +323,7 @@ export class MemoryItemAdminRepository {
           schema_key: body.schemaKey,
           confidence: body.confidence,
           status: 'active',
-          evidence_refs: [...new Set(body.evidence.map((e) => e.eventId))],
+          evidence_refs: evidenceRefsOf(body.evidence),
           evidence_spans: JSON.stringify(body.evidence),
           dedup_hint: body.dedupHint,
           tags: body.tags,

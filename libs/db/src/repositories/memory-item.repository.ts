@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
+  evidenceRefsOf,
   transition,
   type EvidenceSpan,
   type ItemStatus,
@@ -206,7 +207,7 @@ export class WindowTransaction {
         commit_range: item.commitRange,
         confidence: item.confidence,
         status: 'active',
-        evidence_refs: [...new Set(item.spans.map((s) => s.eventId))],
+        evidence_refs: evidenceRefsOf(item.spans),
         evidence_spans: JSON.stringify(item.spans),
         dedup_hint: item.dedupHint,
         tags: item.tags,
@@ -228,9 +229,7 @@ export class WindowTransaction {
       title: row.title,
       status: row.status,
       files: row.files,
-      evidenceRefs: row.evidence_refs,
       evidenceSpans: row.evidence_spans,
-      mergedFrom: row.merged_from,
       salience: row.salience,
       resolvedAt: row.resolved_at,
     };
@@ -249,7 +248,6 @@ export class WindowTransaction {
         files: r.files,
         evidence_refs: r.evidenceRefs,
         evidence_spans: JSON.stringify(r.evidenceSpans),
-        merged_from: r.mergedFrom,
         salience: r.salience,
         last_reinforced_at: r.lastReinforcedAt,
         resolved_at: r.resolvedAt,
