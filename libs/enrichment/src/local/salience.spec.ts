@@ -51,6 +51,23 @@ describe('sentenceScore', () => {
 });
 
 describe('cuesOf', () => {
+  it.each([
+    'The release script now auto-commits and pushes after a successful publish.',
+    'When the database has `unit = "CPS"`, the server now corrects it to `"CPM"` in the response',
+    'The script now prompts for your npm OTP once before publishing',
+  ])('reads what something now does as a change: %s', (sentence) => {
+    expect(cuesOf(sentence)).toContain('change');
+  });
+
+  it.each([
+    'And now this part of the session is over',
+    'The old name and now its alias both resolve',
+    'The workflow now passes completely',
+    'It now always starts slow',
+  ])('reads no change in a "now" that says none: %s', (sentence) => {
+    expect(cuesOf(sentence)).not.toContain('change');
+  });
+
   it('reads what is left to do as open, and what "the remaining" part is as no open work', () => {
     expect(cuesOf('Remaining feedback for future consideration: backpressure handling, test coverage')).toContain(
       'open',

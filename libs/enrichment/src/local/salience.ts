@@ -30,6 +30,14 @@ function anyOf(...patterns: RegExp[]): RegExp {
 export const DIAGNOSIS =
   /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:was|is|here))\b/i;
 
+/**
+ * What something does from now on, in any verb: "the release script now auto-commits and
+ * pushes", "the server now corrects it to CPM". Not a word that is no verb ("now this", "now
+ * its", "now always"), nor checks that now pass: that is a status, not what changed.
+ */
+const NOW_DOES =
+  /\bnow (?!(?:its|was|always|perhaps|passes|succeeds|completes|compiles|builds)\b)(?:[a-z]+-)?[a-z]{2,}(?<![isu])s\b/;
+
 const CUES: Record<Cue, RegExp> = {
   cause: anyOf(
     DIAGNOSIS,
@@ -40,8 +48,10 @@ const CUES: Record<Cue, RegExp> = {
   // Where an answer or a discussion comes down to: "In short: …", "A pragmatic middle ground: …".
   conclusion:
     /\b(?:in short|in summary|to sum up|bottom line|all in all|on balance|the (?:real|key|main|core) (?:value|point|takeaway|problem|trade-?off|insight)|(?:a |the )?(?:pragmatic|practical|sensible|reasonable) (?:middle ground|compromise|approach|path)|best understood as|the (?:cleanest|best|simplest|safest|right) (?:fix|way|approach|option|solution) (?:is|would be)|i(?:'d| would) (?:recommend|suggest)|my (?:take|recommendation|verdict))\b/i,
-  change:
-    /\b(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|installed|enabled|disabled|committed|pushed|merged|spawned|built|generated|deployed|migrated|bumped|extracted|wired|now (?:uses?|runs?|has|is|calls?|returns?|shows?|works?)|is now|are now)\b/i,
+  change: anyOf(
+    /\b(?:added|created|updated|changed|replaced|removed|moved|renamed|fixed|implemented|configured|set up|wrote|rewrote|refactored|installed|enabled|disabled|committed|pushed|merged|spawned|built|generated|deployed|migrated|bumped|extracted|wired|now (?:uses?|runs?|has|is|calls?|returns?|shows?|works?)|is now|are now)\b/,
+    NOW_DOES,
+  ),
   open: anyOf(KNOWN_FAILURE, STILL_OPEN),
   insight:
     /\b(?:takeaway|lesson|gotcha|caveat|key (?:insight|finding|point)|important(?:ly)?|note that|requires?|have to|has to|must|only (?:works|if|when)|(?:does|did|can|could|would|will|is|are|was)n'?t|cannot|without|works? (?:by|because|only))\b/i,
