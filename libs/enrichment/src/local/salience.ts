@@ -31,12 +31,15 @@ export const DIAGNOSIS =
   /\b(?:root cause|the (?:real |actual |underlying )?(?:issue|problem|bug|culprit) (?:was|is|here))\b/i;
 
 /**
- * What something does from now on, in any verb: "the release script now auto-commits and
- * pushes", "the server now corrects it to CPM". Not a word that is no verb ("now this", "now
- * its", "now always"), nor checks that now pass: that is a status, not what changed.
+ * What something does from now on, in any verb, after what does it: "the release script now
+ * auto-commits and pushes", "the server now corrects it to CPM". Not "now" as a time ("for now
+ * tests are skipped", "right now requests time out", a sentence opening on "Now"), a word that is
+ * no verb ("now this", "now its", "now always"), nor a state or a status ("now seems", "now
+ * fails", "now passes"): those say how things stand, not what changed. Both lookbehinds are of
+ * bounded length, so a long run of text costs no rescanning.
  */
 const NOW_DOES =
-  /\bnow (?!(?:its|was|always|perhaps|passes|succeeds|completes|compiles|builds)\b)(?:[a-z]+-)?[a-z]{2,}(?<![isu])s\b/;
+  /(?<=[\w`'")\]] )now(?<!\b(?:for|right|until|till|by|just|even|of|from) now) (?!(?:its|was|always|perhaps|sometimes|afterwards|seems|looks|appears|needs|fails|passes|succeeds|completes|compiles|builds)\b)(?:[a-z]+-)?[a-z]{2,}(?<![isu])s\b/;
 
 const CUES: Record<Cue, RegExp> = {
   cause: anyOf(
