@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import {
   MIGRATIONS,
   createDatabase,
@@ -32,6 +32,43 @@ describe('embedded database bootstrap', () => {
       expect(await migrateInProcess(reopened)).toEqual({ applied: [], newer: ['9999_future'] });
     } finally {
       await reopened.destroy();
+    }
+  }, 60_000);
+
+  it('leaves each item the refs its spans quote and, as merged, only ids of items (0019)', async () => {
+    const db = await createEmbeddedDatabase('memory://');
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+      expect((await migrator.migrateTo('0018_gin_without_pending_list')).error).toBeUndefined();
+      await sql`insert into projects (id, name) values ('P', 'p')`.execute(db);
+      const item = (id: string, refs: string[], spans: object[], merged: string[]) =>
+        sql`
+        insert into memory_items (id, project_id, type, title, facts, schema_key, confidence, status,
+                                  evidence_refs, evidence_spans, session_id, merged_from)
+        values (${id}, 'P', 'Decision', ${id}, 'f', 'root', 0.7, 'active',
+                ${refs}::text[], ${JSON.stringify(spans)}::jsonb, 's', ${merged}::text[])`.execute(db);
+      // Reinforced before the fix: refs of every saying, a made-up id per saying beside a real merge.
+      await item(
+        'K',
+        ['e1', 'e2', 'e3', 'e9'],
+        [
+          { eventId: 'e3', quote: 'a' },
+          { eventId: 'e2', quote: 'b' },
+          { eventId: 'e3', quote: 'c' },
+        ],
+        ['01JD0000000000000000000000', 'A'],
+      );
+      // Written by a person with no quote: its refs stay.
+      await item('A', ['x'], [], []);
+      expect(await migrateInProcess(db)).toEqual({ applied: ['0019_item_evidence_refs'], newer: [] });
+      const { rows } = await sql<{ id: string; evidence_refs: string[]; merged_from: string[] }>`
+        select id, evidence_refs, merged_from from memory_items order by id`.execute(db);
+      expect(rows).toEqual([
+        { id: 'A', evidence_refs: ['x'], merged_from: [] },
+        { id: 'K', evidence_refs: ['e3', 'e2'], merged_from: ['A'] },
+      ]);
+    } finally {
+      await db.destroy();
     }
   }, 60_000);
 

@@ -32,10 +32,11 @@ export const MAX_EVIDENCE_SPANS = 50;
 /**
  * An item's `evidenceRefs`: the events its evidence spans quote, each once, in the spans' order.
  * Refs follow the spans an item keeps, so an item said again in every session keeps as many refs
- * as spans, not one more per saying.
+ * as spans, not one more per saying. An item that keeps no span (a person's, written without a
+ * quote) keeps the refs it was given (`unquoted`).
  */
-export function evidenceRefsOf(spans: Iterable<{ eventId: string }>): string[] {
-  return [...new Set(Array.from(spans, (s) => s.eventId))];
+export function evidenceRefsOf(spans: readonly { eventId: string }[], unquoted: readonly string[] = []): string[] {
+  return spans.length > 0 ? [...new Set(spans.map((s) => s.eventId))] : [...unquoted];
 }
 
 /** Each evidence span once (same event, same quote), first seen first. */

@@ -53,4 +53,18 @@ describe('mergedKeep', () => {
     expect(new Set(merged.evidenceSpans.map((s) => s.eventId)).size).toBe(50);
     expect(merged.evidenceSpans[0]).toEqual({ eventId: 'e0', quote: 'q' });
   });
+
+  it('keeps as refs the events the kept spans quote, and the refs of items that quote nothing', () => {
+    const quoted = (id: string, events: string[]) =>
+      side(id, {
+        evidenceRefs: [...events, `${id}-old`],
+        evidenceSpans: events.map((eventId) => ({ eventId, quote: 'q' })),
+      });
+    const merged = mergedKeep(quoted('K', ['e1', 'e2']), [quoted('A', ['e2', 'e3'])]);
+    expect(merged.evidenceRefs).toEqual(['e1', 'e2', 'e3']);
+    expect(mergedKeep(side('K', { evidenceRefs: ['x'] }), [side('A', { evidenceRefs: ['y'] })]).evidenceRefs).toEqual([
+      'x',
+      'y',
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { ITEM_LIMITS, MAX_EVIDENCE_SPANS, distinctSpans } from '@memex/domain';
+import { ITEM_LIMITS, MAX_EVIDENCE_SPANS, distinctSpans, evidenceRefsOf } from '@memex/domain';
 
 /** What a merge combines of the items it folds into the one it keeps. */
 export interface MergeSide {
@@ -23,12 +23,13 @@ const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
 export function mergedKeep(keep: MergeSide, others: MergeSide[]): Omit<MergeSide, 'id'> {
   const all = [keep, ...others];
   const importances = all.map((i) => i.importance).filter((i): i is number => i !== null);
-  const spans = distinctSpans(all.flatMap((i) => i.evidenceSpans));
+  const spans = distinctSpans(all.flatMap((i) => i.evidenceSpans)).slice(0, MAX_EVIDENCE_SPANS);
   return {
     files: union(all.map((i) => i.files)).slice(0, ITEM_LIMITS.files),
     tags: union(all.map((i) => i.tags)).slice(0, ITEM_LIMITS.tags),
-    evidenceRefs: union(all.map((i) => i.evidenceRefs)),
-    evidenceSpans: spans.slice(0, MAX_EVIDENCE_SPANS),
+    // Refs follow the spans kept, as a reinforcement's do.
+    evidenceRefs: evidenceRefsOf(spans, union(all.map((i) => i.evidenceRefs))),
+    evidenceSpans: spans,
     confidence: Math.max(...all.map((i) => i.confidence)),
     importance: importances.length > 0 ? Math.max(...importances) : null,
     mergedFrom: union([keep.mergedFrom, ...others.map((o) => [...o.mergedFrom, o.id])]),

@@ -16,6 +16,7 @@ import * as enrichmentLeases from './0015_enrichment_leases';
 import * as entityCursors from './0016_entity_cursors';
 import * as modelReservations from './0017_model_reservations';
 import * as ginWithoutPendingList from './0018_gin_without_pending_list';
+import * as itemEvidenceRefs from './0019_item_evidence_refs';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_entity_cursors': entityCursors,
   '0017_model_reservations': modelReservations,
   '0018_gin_without_pending_list': ginWithoutPendingList,
+  '0019_item_evidence_refs': itemEvidenceRefs,
 };
