@@ -10,7 +10,7 @@ import { readWindow, type EngineEvent } from '@memex/enrichment';
 import { transcriptToEvents } from '@memex/transcript';
 import { dropDatabaseOn, migratedDatabase } from '../support/databases';
 import { fmt, summarize } from '../support/stats';
-import { freePort, purgePrefix, startAllInOne } from '../support/server-process';
+import { benchNodeArgs, freePort, purgePrefix, startAllInOne } from '../support/server-process';
 import { modelSpend } from './model-spend';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -55,9 +55,7 @@ async function throughput(): Promise<void> {
   const total = SESSIONS * REPEATS * template.length;
 
   const port = await freePort();
-  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker, as in the other benches.
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const worker = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/enrichment-worker/src/main.js')], {
+  const worker = spawn(process.execPath, [...benchNodeArgs(), join(ROOT, 'dist/apps/enrichment-worker/src/main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: url.toString(),
@@ -219,18 +217,24 @@ function hostile(): void {
   }
 }
 
+/** BENCH_ENRICHMENT_PART runs one part alone: `throughput` (A) or `spend` (D); unset, all of them. */
+const PARTS = ['throughput', 'spend'] as const;
+
 async function main(): Promise<void> {
-  hostile();
-  // BENCH_ENRICHMENT_PART=spend runs part D alone, =throughput part A alone.
   const part = process.env.BENCH_ENRICHMENT_PART;
-  if (part !== 'spend') await throughput();
-  if (part === 'throughput') return;
-  if (part !== 'spend') {
+  if (part !== undefined && !(PARTS as readonly string[]).includes(part)) {
+    throw new Error(`BENCH_ENRICHMENT_PART is one of ${PARTS.join(', ')}, or unset for every part; got "${part}"`);
+  }
+  if (part === undefined) hostile();
+  if (part === undefined || part === 'throughput') await throughput();
+  if (part === undefined) {
     await lag('2000');
     await lag('200');
   }
-  await modelSpend('clean');
-  await modelSpend('kills');
+  if (part === undefined || part === 'spend') {
+    await modelSpend('clean');
+    await modelSpend('kills');
+  }
 }
 
 void main();

@@ -46,6 +46,11 @@ function benchRun(label: string): { serverUrl: string; name: string; databaseUrl
   return { serverUrl, name, databaseUrl: url.toString() };
 }
 
+/** Node options every bench passes to the processes it starts: `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`. */
+export function benchNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 /** An app's compiled entry point as its own process, on the run's database and queue prefix. */
 export function spawnApp(
   entry: string,
@@ -54,7 +59,7 @@ export function spawnApp(
   env: Record<string, string>,
   stdout: 'pipe' | 'ignore',
 ): ChildProcess {
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const nodeArgs = benchNodeArgs();
   return spawn(process.execPath, [...nodeArgs, join(ROOT, entry)], {
     env: {
       ...process.env,
@@ -111,7 +116,7 @@ export async function startEmbedded(
     seededKey = apiKey;
   }
   const port = await freePort();
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const nodeArgs = benchNodeArgs();
   const { DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/memex/src/main.js')], {
