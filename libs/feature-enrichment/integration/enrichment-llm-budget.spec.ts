@@ -63,7 +63,11 @@ describe('a model within its daily budgets', () => {
       const reports = await Promise.all(
         sessions.map((id, i) => service().enrichSession(other.projectId, id, `run-at-once-${i}`)),
       );
-      expect(llm.requests.length - calls).toBe(1);
+      // Calls are counted by the window they asked about, not by HTTP requests: on a slow machine
+      // (embedded mode's database works on the test's own thread) the 400 ms answer can pass the
+      // client's 1 s timeout, and the client sends the same request again, as it should.
+      const asked = new Set(llm.requests.slice(calls).map((r) => JSON.stringify(r.messages)));
+      expect(asked.size).toBe(1);
       expect(reports.filter((r) => r.fallback === 'daily-token-budget')).toHaveLength(2);
       // Nothing is held once the calls have returned.
       const held = await ctx.database.db
