@@ -63,6 +63,44 @@ describe('what a note says past its title', () => {
   });
 });
 
+describe('the symptom of a fix', () => {
+  it('is what failed before the turn changed anything, not a failure its own change met', () => {
+    // Real (entireio-cli): the lint run after the fix failed on the new code, and became the
+    // delay fix's symptom.
+    const items = extract(
+      session()
+        .prompt('the CLI waits about a second before it exits, why?')
+        .bash('time ./entire help', 'real 0m1.052s')
+        .edit('cmd/entire/cli/telemetry/detached.go')
+        .bash('mise run lint', '[lint] ERROR task failed', true)
+        .edit('cmd/entire/main.go')
+        .bash('mise run lint', 'ok')
+        .say(
+          'The root cause was that PostHog `Close()` waits for its queue with no shutdown timeout. ' +
+            'I set a 100ms `ShutdownTimeout`, so the CLI now exits in ~35ms.',
+        ),
+    );
+    const fix = titled(items, 'The root cause was that PostHog `Close()`');
+    expect(fix.facts).not.toContain('Symptom:');
+    expect(fix.facts).toContain('Reported: the CLI waits about a second before it exits, why?');
+  });
+
+  it('is the first failure met before the first edit', () => {
+    const items = extract(
+      session()
+        .prompt('the build is broken, fix it')
+        .bash('npm run build', "error TS2307: Cannot find module './legacy'", true)
+        .edit('src/index.ts')
+        .bash('npm run build', 'error TS2322: Type string is not assignable to type number', true)
+        .edit('src/index.ts')
+        .bash('npm run build', 'done')
+        .say('The root cause was that `src/index.ts` still imported `./legacy`, removed last week.'),
+    );
+    const fix = titled(items, 'The root cause was that `src/index.ts` still imported');
+    expect(fix.facts).toContain("Symptom: error TS2307: Cannot find module './legacy'");
+  });
+});
+
 describe('what a note is titled by', () => {
   it('takes neither a point of a fix handed back to be tried nor a fallback for its headline', () => {
     // Real (obra-episodic-memory): the third point of "This should fix it by:" titled the note.

@@ -83,15 +83,17 @@ function editedFiles(events: readonly EngineEvent[]): string[] {
   return [...new Set(events.map(editedFile).filter((f): f is string => f !== undefined))];
 }
 
-/** The first failed command of the turn that edits followed: the symptom of what was fixed. */
+/** The first failed command of the turn before it edited anything: the symptom of what was fixed. */
 function symptom(events: readonly EngineEvent[]): string | undefined {
-  for (let i = 0; i < events.length; i += 1) {
+  // What failed before the turn changed anything is what it set out to fix; a failure met after
+  // the first edit (a lint error in the new code, a test the change broke) is a step of the work.
+  const firstEdit = events.findIndex((e) => editedFile(e) !== undefined);
+  for (let i = 0; i < firstEdit; i += 1) {
     // A web fetch or a tool the assistant misused failing is not a bug in the project.
     const tool = events[i]!.metadata?.tool;
     if (typeof tool === 'string' && !COMMAND_TOOLS.has(tool)) continue;
     const line = errorLine(events[i]!);
-    if (!line || isJunkTitle(line)) continue;
-    if (events.slice(i + 1).some((e) => editedFile(e) !== undefined)) return line;
+    if (line && !isJunkTitle(line)) return line;
   }
   return undefined;
 }
