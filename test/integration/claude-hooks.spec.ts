@@ -89,6 +89,34 @@ describe('memex hook, with Memex up', () => {
     expect(rows.rows.every((r) => r.tool !== null)).toBe(true);
   });
 
+  it("names a file edited after the shell moved from the session's root, in a later hook", async () => {
+    // Claude Code's cwd follows the shell (`cd packages/codegen`): relative to it, the package's
+    // manifest would read as the project's own package.json.
+    const moved = newSession();
+    writeFileSync(moved.transcript, `${moved.lines.join('\n')}\n`);
+    await hook(moved, 'PostToolUse');
+    const edit = JSON.parse(moved.lines.find((l) => l.includes('"name":"Edit"'))!) as Record<string, unknown>;
+    const uuid = 'e5a6b7c8-0000-4000-8000-0000000000aa';
+    const path = `${moved.cwd}/packages/codegen/package.json`;
+    appendFileSync(
+      moved.transcript,
+      `${JSON.stringify({
+        ...edit,
+        uuid,
+        cwd: `${moved.cwd}/packages/codegen`,
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_moved', name: 'Edit', input: { file_path: path } }],
+        },
+      })}\n`,
+    );
+    await hook(moved, 'PostToolUse');
+    const row = await sql<{ content: string }>`
+      select e.content from raw_events e join sessions s on s.id = e.session_id
+      where s.external_id = ${moved.sessionId} and e.event_id = ${`${uuid}:0`}`.execute(ctx.database.db);
+    expect(row.rows.map((r) => r.content)).toEqual(['Edit packages/codegen/package.json']);
+  });
+
   it('UserPromptSubmit prints a context pack for the prompt, and nothing when turned off', async () => {
     const run = await hook(session, 'UserPromptSubmit', {}, { prompt: 'How are cart discounts clamped?' });
     expect(run).toMatchObject({ code: 0, stderr: '' });

@@ -73,17 +73,17 @@ function describeToolUse(name: string, input: Json): string {
   return name;
 }
 
-/** Paths inside the session's working directory become relative: the project is the root. */
-function relativize(value: string, cwd: string | undefined): string {
-  if (!cwd || !value.startsWith('/')) return value;
-  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
-  return value.startsWith(root) ? value.slice(root.length) : value;
+/** Paths inside the session's root become relative to it: the project is the root. */
+function relativize(value: string, root: string | undefined): string {
+  if (!root || !value.startsWith('/')) return value;
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return value.startsWith(prefix) ? value.slice(prefix.length) : value;
 }
 
-function relativizeInput(input: Json, cwd: string | undefined): Json {
+function relativizeInput(input: Json, root: string | undefined): Json {
   const out: Json = { ...input };
   for (const key of ['file_path', 'path', 'notebook_path']) {
-    if (typeof out[key] === 'string') out[key] = relativize(out[key] as string, cwd);
+    if (typeof out[key] === 'string') out[key] = relativize(out[key] as string, root);
   }
   return out;
 }
@@ -101,10 +101,16 @@ function trimInput(input: Json): Json {
 export interface TranscriptState {
   /** tool_use id → tool name (and command), so results can say which call they answer. */
   tools: Map<string, { name: string; command?: string }>;
+  /**
+   * The directory the session started in, its project's root. Claude Code's `cwd` follows the
+   * shell: after `cd packages/codegen` a path made relative to it ("package.json") would name
+   * another file than the project's own.
+   */
+  root?: string;
 }
 
-export function newTranscriptState(): TranscriptState {
-  return { tools: new Map() };
+export function newTranscriptState(root?: string): TranscriptState {
+  return { tools: new Map(), ...(root ? { root } : {}) };
 }
 
 function event(
@@ -130,7 +136,7 @@ export function entryToEvents(entry: unknown, state: TranscriptState = newTransc
   // Subagent lines and harness-injected lines are not the session's own conversation.
   if (entry.isSidechain === true || entry.isMeta === true) return [];
 
-  const cwd = typeof entry.cwd === 'string' ? entry.cwd : undefined;
+  if (state.root === undefined && typeof entry.cwd === 'string' && entry.cwd) state.root = entry.cwd;
   const out: Array<RawEventInput | undefined> = [];
   const content = message.content;
   if (entry.type === 'user') {
@@ -169,7 +175,7 @@ export function entryToEvents(entry: unknown, state: TranscriptState = newTransc
       if (block.type === 'text' && typeof block.text === 'string')
         out.push(event(id, 'response', timestamp, block.text));
       if (block.type === 'tool_use' && typeof block.name === 'string') {
-        const input = relativizeInput(isObject(block.input) ? block.input : {}, cwd);
+        const input = relativizeInput(isObject(block.input) ? block.input : {}, state.root);
         if (typeof block.id === 'string') {
           state.tools.set(block.id, {
             name: block.name,

@@ -32,6 +32,24 @@ describe('eventsOfLines', () => {
     expect(second.branch).toBe('main');
   });
 
+  it("reads paths relative to the session's first directory, in later hooks too, wherever the shell went", () => {
+    // Real (obsessiondb-chkit): after `cd packages/codegen`, Claude Code's cwd follows the shell.
+    const edit = (uuid: string, id: string, path: string, cwd: string) =>
+      line(uuid, 'assistant', [{ type: 'tool_use', id, name: 'Edit', input: { file_path: path } }], { cwd });
+    const first = eventsOfLines([edit('a1', 't1', '/home/dev/p/tsconfig.base.json', '/home/dev/p')], []);
+    expect(first.root).toBe('/home/dev/p');
+    const second = eventsOfLines(
+      [
+        edit('a2', 't2', '/home/dev/p/packages/codegen/package.json', '/home/dev/p/packages/codegen'),
+        edit('a3', 't3', '/etc/hosts', '/home/dev/p/packages/codegen'),
+      ],
+      first.tools,
+      first.root,
+    );
+    expect(second.events.map((e) => e.content)).toEqual(['Edit packages/codegen/package.json', 'Edit /etc/hosts']);
+    expect(second.root).toBe('/home/dev/p');
+  });
+
   it('skips lines that are not JSON and drops events ingest would refuse', () => {
     const read = eventsOfLines(['not json', line('u3', 'user', 'fine'), line('u4', 'user', 'bad \ud800 text')], []);
     expect(read.events.map((e) => e.eventId)).toEqual(['u3']);

@@ -13,11 +13,16 @@ export interface LinesRead {
   dropped: number;
   /** The git branch of the latest line that names one. */
   branch?: string;
+  /** The session's root (TranscriptState.root), kept between hook runs as the tools are. */
+  root?: string;
 }
 
-/** Transcript lines (JSONL, already split) to events; lines that are not JSON are skipped. */
-export function eventsOfLines(lines: string[], tools: ToolMemory): LinesRead {
-  const state = newTranscriptState();
+/**
+ * Transcript lines (JSONL, already split) to events; lines that are not JSON are skipped. The
+ * tools and root an earlier read returned carry the session over from one hook to the next.
+ */
+export function eventsOfLines(lines: string[], tools: ToolMemory, root?: string): LinesRead {
+  const state = newTranscriptState(root);
   for (const [id, call] of tools) state.tools.set(id, call);
   const events: RawEventInput[] = [];
   let dropped = 0;
@@ -38,7 +43,13 @@ export function eventsOfLines(lines: string[], tools: ToolMemory): LinesRead {
       else dropped += 1;
     }
   }
-  return { events, tools: [...state.tools.entries()].slice(-TOOLS_REMEMBERED), dropped, ...(branch ? { branch } : {}) };
+  return {
+    events,
+    tools: [...state.tools.entries()].slice(-TOOLS_REMEMBERED),
+    dropped,
+    ...(branch ? { branch } : {}),
+    ...(state.root ? { root: state.root } : {}),
+  };
 }
 
 /** Batches within ingest's limits, with room to spare for the envelope. */

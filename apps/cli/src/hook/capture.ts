@@ -31,6 +31,7 @@ export async function captureTranscript(
     const cursor = await loadCursor(stateDir, sessionId, payload.transcript_path);
     const { lines, offset, inode } = await readNewLines(cursor);
     let tools = cursor.tools;
+    let root = cursor.root;
     if (lines.length > 0) {
       // Loaded only when the transcript grew: turning lines into events and redacting them
       // loads the transcript reader and the redaction rules, which a SessionStart of a new
@@ -44,13 +45,16 @@ export async function captureTranscript(
       const settings = redactionSettings(redactionEnv);
       redactionProblem = settings.problem;
       const redactor = new Redactor(settings.redaction);
-      const read = eventsOfLines(lines, cursor.tools);
+      const read = eventsOfLines(lines, cursor.tools, cursor.root);
       for (const body of await redactedBatches(read, redactor, BATCH_LIMITS)) {
         await spool.add({ kind: 'events', sessionId, ...body });
       }
       events = read.events;
       dropped = read.dropped;
       tools = (await redactor.value(read.tools)).value;
+      // Kept as read: the transcript beside the cursor names this directory on every line, and a
+      // redacted root would no longer prefix the paths it is there to shorten.
+      root = read.root;
     }
     if (offset !== cursor.offset || inode !== cursor.inode) {
       await saveCursor(stateDir, sessionId, {
@@ -58,6 +62,7 @@ export async function captureTranscript(
         ...(inode !== undefined ? { inode } : {}),
         offset,
         tools,
+        ...(root ? { root } : {}),
       });
     }
   }

@@ -12,6 +12,8 @@ export interface Cursor {
   inode?: number;
   offset: number;
   tools: ToolMemory;
+  /** The directory the session started in: its paths are read relative to it (TranscriptState.root). */
+  root?: string;
 }
 
 /** A long first read is split over hooks so one call stays inside its budget. */
@@ -29,6 +31,7 @@ export async function loadCursor(stateDir: string, sessionId: string, transcript
       ...(typeof saved.inode === 'number' ? { inode: saved.inode } : {}),
       offset: saved.offset,
       tools: Array.isArray(saved.tools) ? saved.tools : [],
+      ...(typeof saved.root === 'string' && saved.root ? { root: saved.root } : {}),
     };
   }
   return { transcriptPath, offset: 0, tools: [] };
