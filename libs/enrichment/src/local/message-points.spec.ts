@@ -80,6 +80,21 @@ describe('messagePoints', () => {
     ]);
   });
 
+  it('summarises a long item by its leading clause, never cut mid-phrase', () => {
+    // Real (shunkakinoki-dotfiles): the summary stopped at "and `/usr/bin/*`,…" and "- provides…".
+    const text = [
+      '**New: `hosts/nixos/linuxbrew.nix`** - opt-in NixOS module (takes `username`):',
+      "- `services.envfs.enable` - supplies `/bin/bash` (brew's shebang is `#!/bin/bash -pu`) and `/usr/bin/*`, with `${pkgs.bash}/bin/bash` in the fallback path",
+      '- `programs.nix-ld` + libs (glibc, libgcc, libxcrypt-legacy, zlib, ncurses, openssl, curl) - provides `/lib64/ld-linux-x86-64.so.2` for bottles',
+    ].join('\n');
+    const list = messagePoints(text).find((p) => p.kind === 'list')!;
+    expect(list.text).toBe(
+      '**New: `hosts/nixos/linuxbrew.nix`** - opt-in NixOS module (takes `username`): ' +
+        "`services.envfs.enable` - supplies `/bin/bash` (brew's shebang is `#!/bin/bash -pu`) and `/usr/bin/*`; " +
+        '`programs.nix-ld` + libs (glibc, libgcc, libxcrypt-legacy, zlib, ncurses, openssl, curl)',
+    );
+  });
+
   it('reads an item into its sub-items, and a label without a separator as one sentence', () => {
     const text = [
       '**Summary of changes:**',

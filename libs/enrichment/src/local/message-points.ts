@@ -1,4 +1,5 @@
 import { sentences } from '@memex/entities';
+import { leadingClause } from '../text';
 
 /**
  * A statement of a message: a sentence, a list item with its sub-items, or a list with the
@@ -71,12 +72,20 @@ function labelled(text: string): { label?: string; rest: string; joined: string;
   return { label, rest, separated, joined: rest ? `${label}${separated ? ':' : ''} ${rest}` : label };
 }
 
-/** How an item reads inside its list's summary: its label, else its first sentence. */
-function summary(item: Item): string {
+/** How much of an item its list's summary has room for. */
+const SUMMARY_CHARS = 110;
+
+/**
+ * How an item reads inside its list's summary: its label, else its first sentence, a long one
+ * as its leading clause (never cut mid-phrase: the summary is what a note states of the list).
+ * `room` is what the summary could hold of it, however the clause falls: an item with half as
+ * much again to say is a point of its own.
+ */
+function summary(item: Item): { text: string; room: number } {
   const { label } = labelled(item.line);
-  if (label && label.split(/\s+/).length >= 2) return label;
+  if (label && label.split(/\s+/).length >= 2) return { text: label, room: label.length };
   const first = sentences(item.line)[0] ?? item.line;
-  return first.length <= 110 ? first : `${first.slice(0, 107).replace(/\s+\S*$/, '')}…`;
+  return { text: leadingClause(first, SUMMARY_CHARS), room: Math.min(first.length, SUMMARY_CHARS) };
 }
 
 /**
@@ -103,7 +112,7 @@ export function messagePoints(message: string): Point[] {
     if (lead && top.length > 0) {
       out.push({
         quote: lead.quote,
-        text: `${lead.text} ${top.map(summary).join('; ')}`,
+        text: `${lead.text} ${top.map((i) => summary(i).text).join('; ')}`,
         section: block.section,
         kind: 'list',
         list,
@@ -116,7 +125,7 @@ export function messagePoints(message: string): Point[] {
       out.push({
         quote: item.line,
         text: children ? `${joined}${/:\s*$/.test(joined) ? ' ' : '; '}${children}` : joined,
-        detail: item.children.length > 0 || joined.length > summary(item).length * 1.5,
+        detail: item.children.length > 0 || joined.length > summary(item).room * 1.5,
         label,
         section: block.section,
         lead: lead?.text,
