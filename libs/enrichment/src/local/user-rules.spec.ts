@@ -1,3 +1,5 @@
+import { extractLocally } from './local-engine';
+import { SessionFixture } from './session-fixture';
 import { userRules } from './user-rules';
 
 describe('the person’s rules', () => {
@@ -54,6 +56,14 @@ describe('the person’s rules', () => {
     });
   });
 
+  it("takes a review bot's comment passed on as written for no rule", () => {
+    // Real (obra-episodic-memory): CodeRabbit's prompt for an agent, pasted as the prompt.
+    const comment =
+      'In app/routes/api.plan-stream.ts around lines 76 to 82, the abort listener\ncurrently awaits cleanup which can cause unhandled rejections and leaks; change\nthe listener to be one-shot and do not await the destroy call —\ninstead invoke the destroySession and attach a .catch(...) to log errors (or\nhandle them) so errors are surfaced but not awaited.';
+    expect(userRules(comment)).toEqual([]);
+    expect(userRules('In this repo we always run the linter before a commit.')).not.toEqual([]);
+  });
+
   it.each([
     'code review the changes in src/auth. We always use zod for validation, never hand-written checks.',
     'Code review feedback should always go in a separate commit, never amended.',
@@ -61,6 +71,16 @@ describe('the person’s rules', () => {
     'PR comments must always be answered in English.',
   ])('reads the rule in %j: it speaks of reviews, it hands none on', (prompt) => {
     expect(userRules(prompt)).not.toEqual([]);
+  });
+
+  it('takes a reason for what came before for no rule; a rule with its reason stands', () => {
+    // Real (obra-episodic-memory): the why of a question, after it.
+    expect(
+      userRules('playwright agent feels implausible? because we want the agent doing the driving the browser.'),
+    ).toEqual([]);
+    expect(
+      userRules('Because the loader derives it from the folder, we never add a name: field to SKILL.md.')[0]?.type,
+    ).toBe('Convention');
   });
 
   it('takes a hedged view for no decision of its own', () => {
@@ -75,5 +95,22 @@ describe('the person’s rules', () => {
     expect(userRules(prompt)).toEqual([]);
     // The same choices with their subject named are kept.
     expect(userRules('We will publish the cli to chkit instead of the scoped name.')[0]?.type).toBe('Decision');
+  });
+
+  it("ranks the person's wish above what the assistant only just finds worth saying", () => {
+    // Real (obsessiondb-chkit): at the session's cap, "We need the TOTP, we need change set
+    // versioning" lost its place to narration of the same rank, later judged junk.
+    const items = extractLocally(
+      new SessionFixture()
+        .prompt('We need the TOTP prompt in the release script, and changeset versioning.')
+        .say(
+          'The manual resolution workaround I restored is the same approach the project had before commit `8b702c8` removed it.',
+        )
+        .events(),
+    );
+    const wish = items.find((i) => i.title.startsWith('We need the TOTP'));
+    const narration = items.find((i) => i.title.startsWith('The manual resolution workaround'));
+    expect(narration).toBeDefined();
+    expect(wish!.salience!).toBeGreaterThan(narration!.salience!);
   });
 });

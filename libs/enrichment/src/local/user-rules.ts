@@ -65,6 +65,14 @@ const ASKING = /^(?:can|could|would|will) you\b|^(?:what|why|how|where|when|whic
  */
 const HANDS_ON_A_REVIEW =
   /^[\s#*>]*(?:here(?:['’]s| is| are) (?:the |some |more )?|(?:more|another|some|the) )?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)(?=\s*(?::|\n|$)|\s+(?:for|on|of) (?:pr|pull request|the pr|#)|\s+#\d)/i;
+/**
+ * A review bot's comment passed on as written, as CodeRabbit words its prompts for an agent:
+ * "In app/routes/api.plan-stream.ts around lines 76 to 82, the abort listener currently …".
+ */
+const REVIEW_COMMENT = /^\s*in @?\S+\.\w+ around lines? \d+(?:\s*(?:to|-|–)\s*\d+)?,/i;
+
+/** "because we want the agent driving the browser.": the why of what came before, no rule alone. */
+const ONLY_A_REASON = /^(?:because|since|'?cause)\b[^,;:]*$/i;
 
 /**
  * The user's own rules and choices in a prompt, in the user's words. People state them in
@@ -73,7 +81,7 @@ const HANDS_ON_A_REVIEW =
 export function userRules(prompt: string): UserRule[] {
   // A review handed on ("pr feedback: …", "Code Review for PR #17: …") is the reviewer's words:
   // its "must be fixed before merging" is what the session answers, not a rule of the person's.
-  if (HANDS_ON_A_REVIEW.test(prompt)) return [];
+  if (HANDS_ON_A_REVIEW.test(prompt) || REVIEW_COMMENT.test(prompt)) return [];
   const all = sentences(prompt);
   const rules: Array<UserRule & { at: number }> = [];
   all.forEach((quote, i) => {
@@ -81,7 +89,7 @@ export function userRules(prompt: string): UserRule[] {
     // A question, or pasted output, states no rule.
     if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
     // "This might make the script simpler", "Also I am thinking …": alone it has no subject.
-    if (leansOnWhatCameBefore(text)) return;
+    if (leansOnWhatCameBefore(text) || ONLY_A_REASON.test(text)) return;
     if (MOMENTARY.test(text)) return;
     // "ok let's do 1 and create a PR" picks an option the assistant offered: the option is the decision.
     if (OPTION_PICK.test(text)) return;
@@ -96,7 +104,7 @@ export function userRules(prompt: string): UserRule[] {
       .map(cleanSentence)
       .join(' ');
     // The person's own word outranks the assistant's reading of the work.
-    const strength = type === 'Convention' ? 7 : FIRM.test(text) ? 6 : 4;
+    const strength = type === 'Convention' ? 9 : FIRM.test(text) ? 8 : 6;
     const next = all[i + 1] ? cleanSentence(all[i + 1]!) : undefined;
     const reason = REASON.test(text) ? text : next && REASON.test(next) ? next : undefined;
     rules.push({ type, strength, text, quote, context: around, ...(reason ? { reason } : {}), at: i });
