@@ -83,6 +83,21 @@ describe('the person’s rules', () => {
     ).toBe('Convention');
   });
 
+  it('reads what the person says the team should do as a choice; a view put forward is none', () => {
+    // Real (tslateman-duet): the commit was reset for it.
+    expect(
+      userRules('reset the commit! we should run the prettier formatter on the README before committing it.')[0],
+    ).toMatchObject({
+      type: 'Decision',
+      text: 'We should run the prettier formatter on the README before committing it.',
+    });
+    expect(
+      userRules('we probably should NOT file issues in this way - we ought to check guidelines first'),
+    ).toHaveLength(1);
+    expect(userRules('I think we should run it on all push')).toEqual([]);
+    expect(userRules('we should be fine with the defaults here')).toEqual([]);
+  });
+
   it('takes a hedged view for no decision of its own', () => {
     expect(userRules("do we need something for that? i don't think we need a Dockerfile")).toEqual([]);
   });

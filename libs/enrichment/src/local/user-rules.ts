@@ -28,7 +28,7 @@ const CONVENTION =
 
 /** Choices for this project: what to use, what not, what is wanted, where and how work is done. */
 const CHOICE =
-  /\b(?:(?:work|stay|commit|push|base (?:it|this|the \w+)) (?:off|on|onto|to|from|against) (?:the |this |that |a )?[\w./-]+ branch|i(?:'ll| will) (?:do|handle|make) the (?:commits?|push(?:es)?|release|deploy)|(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+  /\b(?:(?:work|stay|commit|push|base (?:it|this|the \w+)) (?:off|on|onto|to|from|against) (?:the |this |that |a )?[\w./-]+ branch|i(?:'ll| will) (?:do|handle|make) the (?:commits?|push(?:es)?|release|deploy)|(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|we (?:\w+ly )?(?:should|ought to)(?: not)? (?!be\b|have\b)\w+|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
 
 /** Choices stated outright: what was decided, what instead of what, what is not wanted. */
 const FIRM =
