@@ -85,6 +85,21 @@ describe('the symptom of a fix', () => {
     expect(fix.facts).toContain('Reported: the CLI waits about a second before it exits, why?');
   });
 
+  it('is the failure of a test written first to reproduce the bug', () => {
+    // As ccl-sample's session fixed type errors in its test file, and as a fix written test-first goes.
+    const items = extract(
+      session()
+        .prompt('the cart total goes negative with a big discount, fix it')
+        .edit('test/cart/discount.test.ts')
+        .bash('npm test -- discount', 'FAIL test/cart/discount.test.ts\nAssertionError: expected -5 to equal 0', true)
+        .edit('src/cart/discount.ts')
+        .bash('npm test -- discount', 'Tests: 3 passed')
+        .say('The root cause was that `applyDiscount` never clamped the discount to the subtotal.'),
+    );
+    const fix = titled(items, 'The root cause was that `applyDiscount` never clamped');
+    expect(fix.facts).toContain('Symptom: AssertionError: expected -5 to equal 0');
+  });
+
   it('is the first failure met before the first edit', () => {
     const items = extract(
       session()

@@ -83,17 +83,32 @@ function editedFiles(events: readonly EngineEvent[]): string[] {
   return [...new Set(events.map(editedFile).filter((f): f is string => f !== undefined))];
 }
 
-/** The first failed command of the turn before it edited anything: the symptom of what was fixed. */
+/**
+ * A test file: a failing test written first reproduces the bug, and its run failing is the
+ * symptom, as a failure met before any edit is.
+ */
+const TEST_FILE =
+  /(?:^|\/)(?:tests?|__tests__|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py|rb)$|(?:^|\/)test_[^/]+\.py$/;
+
+/**
+ * The turn's first failed command before it changed anything but tests, with an edit after it:
+ * the symptom of what was fixed.
+ */
 function symptom(events: readonly EngineEvent[]): string | undefined {
-  // What failed before the turn changed anything is what it set out to fix; a failure met after
-  // the first edit (a lint error in the new code, a test the change broke) is a step of the work.
-  const firstEdit = events.findIndex((e) => editedFile(e) !== undefined);
-  for (let i = 0; i < firstEdit; i += 1) {
+  // What failed before the turn changed the code is what it set out to fix; a failure met after
+  // (a lint error in the new code, a test the change broke) is a step of the work.
+  const changed = events.findIndex((e) => {
+    const file = editedFile(e);
+    return file !== undefined && !TEST_FILE.test(file);
+  });
+  const before = changed < 0 ? events.length : changed;
+  for (let i = 0; i < before; i += 1) {
     // A web fetch or a tool the assistant misused failing is not a bug in the project.
     const tool = events[i]!.metadata?.tool;
     if (typeof tool === 'string' && !COMMAND_TOOLS.has(tool)) continue;
     const line = errorLine(events[i]!);
-    if (line && !isJunkTitle(line)) return line;
+    if (!line || isJunkTitle(line)) continue;
+    if (events.slice(i + 1).some((e) => editedFile(e) !== undefined)) return line;
   }
   return undefined;
 }

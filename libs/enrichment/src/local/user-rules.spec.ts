@@ -56,12 +56,24 @@ describe('the person’s rules', () => {
     });
   });
 
-  it("takes a review bot's comment passed on as written for no rule", () => {
-    // Real (obra-episodic-memory): CodeRabbit's prompt for an agent, pasted as the prompt.
-    const comment =
-      'In app/routes/api.plan-stream.ts around lines 76 to 82, the abort listener\ncurrently awaits cleanup which can cause unhandled rejections and leaks; change\nthe listener to be one-shot and do not await the destroy call —\ninstead invoke the destroySession and attach a .catch(...) to log errors (or\nhandle them) so errors are surfaced but not awaited.';
-    expect(userRules(comment)).toEqual([]);
-    expect(userRules('In this repo we always run the linter before a commit.')).not.toEqual([]);
+  describe("a review bot's comment passed on as written", () => {
+    it.each([
+      // Real (obra-episodic-memory): CodeRabbit's prompt for an agent, pasted as the prompt.
+      'In app/routes/api.plan-stream.ts around lines 76 to 82, the abort listener\ncurrently awaits cleanup which can cause unhandled rejections and leaks; change\nthe listener to be one-shot and do not await the destroy call —\ninstead invoke the destroySession and attach a .catch(...) to log errors (or\nhandle them) so errors are surfaced but not awaited.',
+      // Its wording since, with the lead-in it puts first.
+      'Verify each finding against the current code and only fix it if needed.\n\nIn `@src/cli/supervisor-runtime.ts` around lines 165 - 168, After awaiting pollIntervalMs() re-check shouldStop; we should never sleep after a stop.',
+      'Fix the following issues.\n\n- Verify each finding against the current code and only fix it if needed.\n\nIn @backend/app/api/crawls.py around lines 674 - 676, never let the poll interval be None.',
+      'Verify each finding against the current code and only fix it if needed.\n\nInline comments:\nIn `@docs/notes/general.md`:\n- Line 5: Revert the manual change; always let Dendron manage the timestamps.',
+    ])('takes no rule from %j: its demands are the reviewer’s', (comment) => {
+      expect(userRules(comment)).toEqual([]);
+    });
+
+    it.each(['In this repo we always run the linter before a commit.', 'In package.json: always pin exact versions.'])(
+      'reads the rule in %j, which only opens like one',
+      (prompt) => {
+        expect(userRules(prompt)).not.toEqual([]);
+      },
+    );
   });
 
   it.each([
@@ -78,12 +90,15 @@ describe('the person’s rules', () => {
     expect(
       userRules('playwright agent feels implausible? because we want the agent doing the driving the browser.'),
     ).toEqual([]);
-    expect(
-      userRules('Because the loader derives it from the folder, we never add a name: field to SKILL.md.')[0]?.type,
-    ).toBe('Convention');
+    for (const rule of [
+      'Because the loader derives it from the folder, we never add a name: field to SKILL.md.',
+      'Because it breaks CI never push directly to main.',
+      'Since v2 we always use pnpm workspaces in this repo.',
+    ])
+      expect(userRules(rule)[0]?.type).toBe('Convention');
   });
 
-  it('reads what the person says the team should do as a choice; a view put forward is none', () => {
+  it('reads what the person says the team should do as a way of working as a choice', () => {
     // Real (tslateman-duet): the commit was reset for it.
     expect(
       userRules('reset the commit! we should run the prettier formatter on the README before committing it.')[0],
@@ -94,8 +109,22 @@ describe('the person’s rules', () => {
     expect(
       userRules('we probably should NOT file issues in this way - we ought to check guidelines first'),
     ).toHaveLength(1);
-    expect(userRules('I think we should run it on all push')).toEqual([]);
-    expect(userRules('we should be fine with the defaults here')).toEqual([]);
+    expect(userRules("we shouldn't touch the generated client by hand")).toHaveLength(1);
+  });
+
+  it.each([
+    'I think we should run it on all push',
+    'we should probably be fine with the defaults here',
+    'we should not be seeing this error after the restart',
+    'we should still have the old tokens in the cache',
+    'we should now see the new column in the table',
+    "we shouldn't need to restart the worker",
+    'we should fix the failing test now',
+    'we should look at why the build fails on linux',
+    'so we should wait for CI to finish',
+    'then we should deploy to staging and check the logs',
+  ])('takes %j for no rule: a view, a forecast or the next step of the task', (prompt) => {
+    expect(userRules(prompt)).toEqual([]);
   });
 
   it('takes a hedged view for no decision of its own', () => {

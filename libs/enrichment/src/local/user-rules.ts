@@ -28,7 +28,24 @@ const CONVENTION =
 
 /** Choices for this project: what to use, what not, what is wanted, where and how work is done. */
 const CHOICE =
-  /\b(?:(?:work|stay|commit|push|base (?:it|this|the \w+)) (?:off|on|onto|to|from|against) (?:the |this |that |a )?[\w./-]+ branch|i(?:'ll| will) (?:do|handle|make) the (?:commits?|push(?:es)?|release|deploy)|(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|we (?:\w+ly )?(?:should|ought to)(?: not)? (?!be\b|have\b)\w+|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+  /\b(?:(?:work|stay|commit|push|base (?:it|this|the \w+)) (?:off|on|onto|to|from|against) (?:the |this |that |a )?[\w./-]+ branch|i(?:'ll| will) (?:do|handle|make) the (?:commits?|push(?:es)?|release|deploy)|(?:we|i)(?:'ve| have)? decided|decided to|we (?:chose|picked|went with|are going with)|instead of|rather than|i'?d rather|let'?s (?:use|go with|switch|keep|stick|do|make|not|try|change|move|put|just)|we (?:\w+ly )?(?:don'?t|do not|won'?t) (?:want|need|use)|we (?:want|need) (?:to|it|the|a)|i (?:prefer|like|don'?t like|want)|we (?:should|will|'ll|are going to) (?:use|go with|switch|keep|move)|(?:use|go with|pick) \S+(?:,| and) not\b|not \S+ but\b|for now\b|\binstead,? (?!of\b)\w+)/i;
+
+/**
+ * What the person says the team should do, as a way of working: "we should run the prettier
+ * formatter on the README before committing it", a veto ("we probably should NOT file issues in
+ * this way"). Not the next step of this task ("we should fix the failing test now", "then we
+ * should deploy to staging"), which names no step of the work it always belongs to, nor a
+ * forecast ("we should now see the new column", "we should still have the old tokens").
+ */
+const FORECAST = String.raw`(?:\w+ly |not |now |still |also |then |soon )*(?:be|have|see|get|notice|expect|need|find|hear)\b`;
+const WE_SHOULD = new RegExp(
+  String.raw`\bwe (?:\w+ly )?(?:` +
+    // A veto needs no more: what is not to be done is a rule of how work is done.
+    String.raw`(?:should(?:n'?t| not)|ought not to) (?!${FORECAST})\w+` +
+    // What should be done is one when it says at which step it is done, or that it always is.
+    String.raw`|(?:should|ought to) (?!${FORECAST})\w+[^.?!]*\b(?:(?:before|after) (?:\w+ing|each|every|any)|whenever|every time|each time|in this way|like this|from now on)\b)`,
+  'i',
+);
 
 /** Choices stated outright: what was decided, what instead of what, what is not wanted. */
 const FIRM =
@@ -67,12 +84,19 @@ const HANDS_ON_A_REVIEW =
   /^[\s#*>]*(?:here(?:['’]s| is| are) (?:the |some |more )?|(?:more|another|some|the) )?(?:pr|code|reviewer['’]?s?|review)\s+(?:feedback|comments?|review)(?=\s*(?::|\n|$)|\s+(?:for|on|of) (?:pr|pull request|the pr|#)|\s+#\d)/i;
 /**
  * A review bot's comment passed on as written, as CodeRabbit words its prompts for an agent:
- * "In app/routes/api.plan-stream.ts around lines 76 to 82, the abort listener currently …".
+ * "In app/routes/api.plan-stream.ts around lines 76 to 82, the abort listener currently …", and
+ * now "Verify each finding against the current code and only fix it if needed.\n\nIn
+ * `@src/cli/run.ts` around lines 165 - 168, …" or "Inline comments:\nIn `@docs/a.md`:\n- Line 5: …".
  */
-const REVIEW_COMMENT = /^\s*in @?\S+\.\w+ around lines? \d+(?:\s*(?:to|-|–)\s*\d+)?,/i;
+const REVIEW_COMMENT =
+  /^\s*(?:(?:[-*]\s*)?(?:verify each finding against the current code|fix the following issues|inline comments:)[^\n]*\n\s*)*(?:[-*]\s*)?in `?@?[^\s`,]+`?(?:\s+around lines?\s+\d+(?:\s*(?:to|-|–)\s*\d+)?\s*,|:[ \t]*\n)/i;
 
-/** "because we want the agent driving the browser.": the why of what came before, no rule alone. */
-const ONLY_A_REASON = /^(?:because|since|'?cause)\b[^,;:]*$/i;
+/**
+ * "because we want the agent driving the browser.": the why of what came before, no choice
+ * alone. A standing rule with its reason in front ("Because it breaks CI never push to main")
+ * stands; "since" is as often a time ("Since v2 we always use pnpm").
+ */
+const ONLY_A_REASON = /^(?:because|'?cause)\b[^,;:]*$/i;
 
 /**
  * The user's own rules and choices in a prompt, in the user's words. People state them in
@@ -89,14 +113,19 @@ export function userRules(prompt: string): UserRule[] {
     // A question, or pasted output, states no rule.
     if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
     // "This might make the script simpler", "Also I am thinking …": alone it has no subject.
-    if (leansOnWhatCameBefore(text) || ONLY_A_REASON.test(text)) return;
+    if (leansOnWhatCameBefore(text)) return;
     if (MOMENTARY.test(text)) return;
     // "ok let's do 1 and create a PR" picks an option the assistant offered: the option is the decision.
     if (OPTION_PICK.test(text)) return;
     // "Nothing else for now" names no rule on its own.
     if (significantWords(text).length < 3) return;
-    const type = CONVENTION.test(text) ? 'Convention' : CHOICE.test(text) ? 'Decision' : undefined;
+    const type = CONVENTION.test(text)
+      ? 'Convention'
+      : CHOICE.test(text) || WE_SHOULD.test(text)
+        ? 'Decision'
+        : undefined;
     if (!type) return;
+    if (type === 'Decision' && ONLY_A_REASON.test(text)) return;
     // "I don't think we need a Dockerfile" puts a view forward; what the session does with it decides.
     if (type === 'Decision' && HEDGED.test(text)) return;
     const around = all
