@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { BrainApiModule } from '../../apps/brain-api/src';
@@ -114,6 +114,43 @@ describe('memex hook, with Memex up', () => {
     const row = await sql<{ content: string }>`
       select e.content from raw_events e join sessions s on s.id = e.session_id
       where s.external_id = ${moved.sessionId} and e.event_id = ${`${uuid}:0`}`.execute(ctx.database.db);
+    expect(row.rows.map((r) => r.content)).toEqual(['Edit packages/codegen/package.json']);
+  });
+
+  it("reads the session's root from its transcript when an earlier version saved the cursor", async () => {
+    const upgraded = newSession();
+    writeFileSync(upgraded.transcript, `${upgraded.lines.join('\n')}\n`);
+    await hook(upgraded, 'PostToolUse');
+    // As the version before this one saved it: no root.
+    const cursorFile = join(upgraded.stateDir, 'sessions', readdirSync(join(upgraded.stateDir, 'sessions'))[0]!);
+    const { root, ...saved } = JSON.parse(readFileSync(cursorFile, 'utf8')) as Record<string, unknown>;
+    expect(root).toBe(upgraded.cwd);
+    writeFileSync(cursorFile, JSON.stringify(saved));
+    const edit = JSON.parse(upgraded.lines.find((l) => l.includes('"name":"Edit"'))!) as Record<string, unknown>;
+    const uuid = 'e5a6b7c8-0000-4000-8000-0000000000bb';
+    appendFileSync(
+      upgraded.transcript,
+      `${JSON.stringify({
+        ...edit,
+        uuid,
+        cwd: `${upgraded.cwd}/packages/codegen`,
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_upgraded',
+              name: 'Edit',
+              input: { file_path: `${upgraded.cwd}/packages/codegen/package.json` },
+            },
+          ],
+        },
+      })}\n`,
+    );
+    await hook(upgraded, 'PostToolUse');
+    const row = await sql<{ content: string }>`
+      select e.content from raw_events e join sessions s on s.id = e.session_id
+      where s.external_id = ${upgraded.sessionId} and e.event_id = ${`${uuid}:0`}`.execute(ctx.database.db);
     expect(row.rows.map((r) => r.content)).toEqual(['Edit packages/codegen/package.json']);
   });
 

@@ -73,11 +73,18 @@ function describeToolUse(name: string, input: Json): string {
   return name;
 }
 
+/**
+ * A worktree Claude Code made inside the project (EnterWorktree, an agent's `isolation:
+ * worktree`, or the `.worktrees/` many set up by hand) is a checkout of the same project: its
+ * `src/a.ts` is the project's `src/a.ts`.
+ */
+const WORKTREE = /^(?:\.claude\/worktrees|\.worktrees)\/[^/]+\//;
+
 /** Paths inside the session's root become relative to it: the project is the root. */
 function relativize(value: string, root: string | undefined): string {
   if (!root || !value.startsWith('/')) return value;
   const prefix = root.endsWith('/') ? root : `${root}/`;
-  return value.startsWith(prefix) ? value.slice(prefix.length) : value;
+  return value.startsWith(prefix) ? value.slice(prefix.length).replace(WORKTREE, '') : value;
 }
 
 function relativizeInput(input: Json, root: string | undefined): Json {

@@ -50,6 +50,21 @@ describe('eventsOfLines', () => {
     expect(second.root).toBe('/home/dev/p');
   });
 
+  it("names a file in a worktree of the project as the project's own", () => {
+    // Claude Code's EnterWorktree moves the session into <root>/.claude/worktrees/<name>.
+    const edit = (uuid: string, path: string, cwd: string) =>
+      line(uuid, 'assistant', [{ type: 'tool_use', id: uuid, name: 'Edit', input: { file_path: path } }], { cwd });
+    const read = eventsOfLines(
+      [
+        edit('w1', '/home/dev/p/src/a.ts', '/home/dev/p'),
+        edit('w2', '/home/dev/p/.claude/worktrees/agent-ab1e/src/a.ts', '/home/dev/p/.claude/worktrees/agent-ab1e'),
+        edit('w3', '/home/dev/p/.worktrees/streaming/src/b.ts', '/home/dev/p/.worktrees/streaming'),
+      ],
+      [],
+    );
+    expect(read.events.map((e) => e.content)).toEqual(['Edit src/a.ts', 'Edit src/a.ts', 'Edit src/b.ts']);
+  });
+
   it('skips lines that are not JSON and drops events ingest would refuse', () => {
     const read = eventsOfLines(['not json', line('u3', 'user', 'fine'), line('u4', 'user', 'bad \ud800 text')], []);
     expect(read.events.map((e) => e.eventId)).toEqual(['u3']);

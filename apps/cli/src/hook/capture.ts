@@ -2,7 +2,7 @@ import { completesSession, type HookEvent, type HookPayload } from '@memex/claud
 import type { RawEventInput } from '@memex/domain';
 import type { RedactionEnv } from './hook-config';
 import type { Spool } from './spool';
-import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
+import { loadCursor, readNewLines, saveCursor, startingDirectory } from './transcript-cursor';
 
 /**
  * Small batches: a hook has under 2 s, and a batch that cannot be uploaded in that time would
@@ -14,7 +14,8 @@ const BATCH_LIMITS = { maxEvents: 200, maxBytes: 1024 * 1024 };
  * Turns what the transcript gained since the last hook into spooled batches, then moves the
  * cursor. Spooling comes first: killed in between, the next hook reads the same lines again
  * and their events keep their ids, so ingest counts them as duplicates. Secrets are redacted
- * before anything reaches the disk: the spool, and the commands the cursor remembers.
+ * before anything reaches the disk: the spool, and the commands the cursor remembers (not the
+ * session's starting directory it keeps, which the transcript beside it names on every line).
  */
 export async function captureTranscript(
   event: HookEvent,
@@ -45,7 +46,9 @@ export async function captureTranscript(
       const settings = redactionSettings(redactionEnv);
       redactionProblem = settings.problem;
       const redactor = new Redactor(settings.redaction);
-      const read = eventsOfLines(lines, cursor.tools, cursor.root);
+      // A cursor an earlier version saved past the first line has no root: read it from there.
+      const knownRoot = cursor.root ?? (cursor.offset > 0 ? await startingDirectory(cursor.transcriptPath) : undefined);
+      const read = eventsOfLines(lines, cursor.tools, knownRoot);
       for (const body of await redactedBatches(read, redactor, BATCH_LIMITS)) {
         await spool.add({ kind: 'events', sessionId, ...body });
       }

@@ -41,6 +41,38 @@ export async function saveCursor(stateDir: string, sessionId: string, cursor: Cu
   await writeAtomically(cursorFile(stateDir, sessionId), JSON.stringify(cursor));
 }
 
+/** How far into a transcript its first directory is looked for: the first lines name it. */
+const ROOT_READ_BYTES = 64 * 1024;
+
+/**
+ * The directory a session started in, from the first line of its transcript that names one: for
+ * a cursor saved by a version that did not keep it, so a session running across an upgrade keeps
+ * its paths relative to where it began rather than to where its shell is now.
+ */
+export async function startingDirectory(transcriptPath: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(transcriptPath, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buffer = Buffer.alloc(ROOT_READ_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, ROOT_READ_BYTES, 0);
+    for (const line of completeLines(buffer.subarray(0, bytesRead)).lines) {
+      try {
+        const cwd = (JSON.parse(line) as { cwd?: unknown } | null)?.cwd;
+        if (typeof cwd === 'string' && cwd) return cwd;
+      } catch {
+        // Not JSON: the next line may be.
+      }
+    }
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Whether the transcript holds bytes the cursor has not read (or is another file than it read). */
 export async function hasUnread(cursor: Cursor): Promise<boolean> {
   try {
