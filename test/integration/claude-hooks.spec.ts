@@ -89,69 +89,47 @@ describe('memex hook, with Memex up', () => {
     expect(rows.rows.every((r) => r.tool !== null)).toBe(true);
   });
 
-  it("names a file edited after the shell moved from the session's root, in a later hook", async () => {
+  describe("a file edited after the shell moved is named from the session's root", () => {
     // Claude Code's cwd follows the shell (`cd packages/codegen`): relative to it, the package's
     // manifest would read as the project's own package.json.
-    const moved = newSession();
-    writeFileSync(moved.transcript, `${moved.lines.join('\n')}\n`);
-    await hook(moved, 'PostToolUse');
-    const edit = JSON.parse(moved.lines.find((l) => l.includes('"name":"Edit"'))!) as Record<string, unknown>;
-    const uuid = 'e5a6b7c8-0000-4000-8000-0000000000aa';
-    const path = `${moved.cwd}/packages/codegen/package.json`;
-    appendFileSync(
-      moved.transcript,
-      `${JSON.stringify({
-        ...edit,
-        uuid,
-        cwd: `${moved.cwd}/packages/codegen`,
-        message: {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 'toolu_moved', name: 'Edit', input: { file_path: path } }],
-        },
-      })}\n`,
-    );
-    await hook(moved, 'PostToolUse');
-    const row = await sql<{ content: string }>`
-      select e.content from raw_events e join sessions s on s.id = e.session_id
-      where s.external_id = ${moved.sessionId} and e.event_id = ${`${uuid}:0`}`.execute(ctx.database.db);
-    expect(row.rows.map((r) => r.content)).toEqual(['Edit packages/codegen/package.json']);
-  });
+    async function editAfterCd(moved: Session, uuid: string): Promise<string[]> {
+      const edit = JSON.parse(moved.lines.find((l) => l.includes('"name":"Edit"'))!) as Record<string, unknown>;
+      const path = `${moved.cwd}/packages/codegen/package.json`;
+      const content = [{ type: 'tool_use', id: `toolu_${uuid.slice(-4)}`, name: 'Edit', input: { file_path: path } }];
+      const line = { ...edit, uuid, cwd: `${moved.cwd}/packages/codegen`, message: { role: 'assistant', content } };
+      appendFileSync(moved.transcript, `${JSON.stringify(line)}\n`);
+      await hook(moved, 'PostToolUse');
+      const row = await sql<{ content: string }>`
+        select e.content from raw_events e join sessions s on s.id = e.session_id
+        where s.external_id = ${moved.sessionId} and e.event_id = ${`${uuid}:0`}`.execute(ctx.database.db);
+      return row.rows.map((r) => r.content);
+    }
 
-  it("reads the session's root from its transcript when an earlier version saved the cursor", async () => {
-    const upgraded = newSession();
-    writeFileSync(upgraded.transcript, `${upgraded.lines.join('\n')}\n`);
-    await hook(upgraded, 'PostToolUse');
-    // As the version before this one saved it: no root.
-    const cursorFile = join(upgraded.stateDir, 'sessions', readdirSync(join(upgraded.stateDir, 'sessions'))[0]!);
-    const { root, ...saved } = JSON.parse(readFileSync(cursorFile, 'utf8')) as Record<string, unknown>;
-    expect(root).toBe(upgraded.cwd);
-    writeFileSync(cursorFile, JSON.stringify(saved));
-    const edit = JSON.parse(upgraded.lines.find((l) => l.includes('"name":"Edit"'))!) as Record<string, unknown>;
-    const uuid = 'e5a6b7c8-0000-4000-8000-0000000000bb';
-    appendFileSync(
-      upgraded.transcript,
-      `${JSON.stringify({
-        ...edit,
-        uuid,
-        cwd: `${upgraded.cwd}/packages/codegen`,
-        message: {
-          role: 'assistant',
-          content: [
-            {
-              type: 'tool_use',
-              id: 'toolu_upgraded',
-              name: 'Edit',
-              input: { file_path: `${upgraded.cwd}/packages/codegen/package.json` },
-            },
-          ],
-        },
-      })}\n`,
-    );
-    await hook(upgraded, 'PostToolUse');
-    const row = await sql<{ content: string }>`
-      select e.content from raw_events e join sessions s on s.id = e.session_id
-      where s.external_id = ${upgraded.sessionId} and e.event_id = ${`${uuid}:0`}`.execute(ctx.database.db);
-    expect(row.rows.map((r) => r.content)).toEqual(['Edit packages/codegen/package.json']);
+    function startedSession(): Session {
+      const started = newSession();
+      writeFileSync(started.transcript, `${started.lines.join('\n')}\n`);
+      return started;
+    }
+
+    it('in a later hook', async () => {
+      const moved = startedSession();
+      await hook(moved, 'PostToolUse');
+      expect(await editAfterCd(moved, 'e5a6b7c8-0000-4000-8000-0000000000aa')).toEqual([
+        'Edit packages/codegen/package.json',
+      ]);
+    });
+
+    it('when an earlier version saved the cursor without the root: read from the transcript', async () => {
+      const upgraded = startedSession();
+      await hook(upgraded, 'PostToolUse');
+      const cursorFile = join(upgraded.stateDir, 'sessions', readdirSync(join(upgraded.stateDir, 'sessions'))[0]!);
+      const { root, ...saved } = JSON.parse(readFileSync(cursorFile, 'utf8')) as Record<string, unknown>;
+      expect(root).toBe(upgraded.cwd);
+      writeFileSync(cursorFile, JSON.stringify(saved));
+      expect(await editAfterCd(upgraded, 'e5a6b7c8-0000-4000-8000-0000000000bb')).toEqual([
+        'Edit packages/codegen/package.json',
+      ]);
+    });
   });
 
   it('UserPromptSubmit prints a context pack for the prompt, and nothing when turned off', async () => {
