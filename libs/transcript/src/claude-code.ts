@@ -135,6 +135,8 @@ function event(
 /** The events of one transcript entry (one JSONL line, parsed). */
 export function entryToEvents(entry: unknown, state: TranscriptState = newTranscriptState()): RawEventInput[] {
   if (!isObject(entry)) return [];
+  // Any line naming a directory names where the session is: the first one is where it began.
+  if (state.root === undefined && typeof entry.cwd === 'string' && entry.cwd) state.root = entry.cwd;
   // An archiver may have rewritten a uuid (`…[REDACTED_CARD]…`); block ids add `:<index>`.
   const uuid = typeof entry.uuid === 'string' ? asClientId(entry.uuid, INGEST_LIMITS.maxIdLength - 10) : undefined;
   const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
@@ -143,7 +145,6 @@ export function entryToEvents(entry: unknown, state: TranscriptState = newTransc
   // Subagent lines and harness-injected lines are not the session's own conversation.
   if (entry.isSidechain === true || entry.isMeta === true) return [];
 
-  if (state.root === undefined && typeof entry.cwd === 'string' && entry.cwd) state.root = entry.cwd;
   const out: Array<RawEventInput | undefined> = [];
   const content = message.content;
   if (entry.type === 'user') {

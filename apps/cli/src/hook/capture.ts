@@ -2,13 +2,16 @@ import { completesSession, type HookEvent, type HookPayload } from '@memex/claud
 import type { RawEventInput } from '@memex/domain';
 import type { RedactionEnv } from './hook-config';
 import type { Spool } from './spool';
-import { loadCursor, readNewLines, saveCursor, startingDirectory } from './transcript-cursor';
+import { loadCursor, readNewLines, saveCursor } from './transcript-cursor';
 
 /**
  * Small batches: a hook has under 2 s, and a batch that cannot be uploaded in that time would
  * stay in the spool for ever.
  */
 const BATCH_LIMITS = { maxEvents: 200, maxBytes: 1024 * 1024 };
+
+/** How much of a transcript's start is read for the directory its session began in: its first lines name it. */
+const ROOT_READ_BYTES = 64 * 1024;
 
 /**
  * Turns what the transcript gained since the last hook into spooled batches, then moves the
@@ -46,8 +49,12 @@ export async function captureTranscript(
       const settings = redactionSettings(redactionEnv);
       redactionProblem = settings.problem;
       const redactor = new Redactor(settings.redaction);
-      // A cursor an earlier version saved past the first line has no root: read it from there.
-      const knownRoot = cursor.root ?? (cursor.offset > 0 ? await startingDirectory(cursor.transcriptPath) : undefined);
+      // A cursor an earlier version saved past the first lines has no root: read them again for it.
+      const start =
+        cursor.root === undefined && cursor.offset > 0
+          ? await readNewLines({ transcriptPath: cursor.transcriptPath, offset: 0, tools: [] }, ROOT_READ_BYTES)
+          : undefined;
+      const knownRoot = cursor.root ?? (start ? eventsOfLines(start.lines, []).root : undefined);
       const read = eventsOfLines(lines, cursor.tools, knownRoot);
       for (const body of await redactedBatches(read, redactor, BATCH_LIMITS)) {
         await spool.add({ kind: 'events', sessionId, ...body });

@@ -41,38 +41,6 @@ export async function saveCursor(stateDir: string, sessionId: string, cursor: Cu
   await writeAtomically(cursorFile(stateDir, sessionId), JSON.stringify(cursor));
 }
 
-/** How far into a transcript its first directory is looked for: the first lines name it. */
-const ROOT_READ_BYTES = 64 * 1024;
-
-/**
- * The directory a session started in, from the first line of its transcript that names one: for
- * a cursor saved by a version that did not keep it, so a session running across an upgrade keeps
- * its paths relative to where it began rather than to where its shell is now.
- */
-export async function startingDirectory(transcriptPath: string): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(transcriptPath, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.alloc(ROOT_READ_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, ROOT_READ_BYTES, 0);
-    for (const line of completeLines(buffer.subarray(0, bytesRead)).lines) {
-      try {
-        const cwd = (JSON.parse(line) as { cwd?: unknown } | null)?.cwd;
-        if (typeof cwd === 'string' && cwd) return cwd;
-      } catch {
-        // Not JSON: the next line may be.
-      }
-    }
-    return undefined;
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Whether the transcript holds bytes the cursor has not read (or is another file than it read). */
 export async function hasUnread(cursor: Cursor): Promise<boolean> {
   try {
@@ -89,7 +57,10 @@ export async function hasUnread(cursor: Cursor): Promise<boolean> {
  * another file at the same path, is read from the start (its events keep their ids, so
  * nothing doubles).
  */
-export async function readNewLines(cursor: Cursor): Promise<{ lines: string[]; offset: number; inode?: number }> {
+export async function readNewLines(
+  cursor: Cursor,
+  maxBytes = MAX_READ_BYTES,
+): Promise<{ lines: string[]; offset: number; inode?: number }> {
   let handle;
   try {
     handle = await open(cursor.transcriptPath, 'r');
@@ -100,13 +71,13 @@ export async function readNewLines(cursor: Cursor): Promise<{ lines: string[]; o
     const { size, ino } = await handle.stat();
     const replaced = size < cursor.offset || (cursor.inode !== undefined && cursor.inode !== ino);
     const from = replaced ? 0 : cursor.offset;
-    const length = Math.min(size - from, MAX_READ_BYTES);
+    const length = Math.min(size - from, maxBytes);
     if (length <= 0) return { lines: [], offset: from, inode: ino };
     const buffer = Buffer.alloc(length);
     const { bytesRead } = await handle.read(buffer, 0, length, from);
     const { lines, consumed } = completeLines(buffer.subarray(0, bytesRead));
     // A line longer than a whole read is no event worth keeping; skipping it keeps the cursor moving.
-    if (consumed === 0 && bytesRead === MAX_READ_BYTES) return { lines: [], offset: from + bytesRead, inode: ino };
+    if (consumed === 0 && bytesRead === maxBytes) return { lines: [], offset: from + bytesRead, inode: ino };
     return { lines, offset: from + consumed, inode: ino };
   } finally {
     await handle.close();

@@ -107,25 +107,26 @@ export function messagePoints(message: string): Point[] {
     if (!block) return;
     const { lead, items } = block;
     const top = items.filter((i) => i.indent === block!.top);
+    const summaries = top.map(summary);
     const list = lists;
     lists += 1;
     if (lead && top.length > 0) {
       out.push({
         quote: lead.quote,
-        text: `${lead.text} ${top.map((i) => summary(i).text).join('; ')}`,
+        text: `${lead.text} ${summaries.map((s) => s.text).join('; ')}`,
         section: block.section,
         kind: 'list',
         list,
       });
     }
-    for (const item of top) {
+    for (const [n, item] of top.entries()) {
       const { label, joined } = labelled(item.line);
       // "Fixed X by setting:" reads on into its sub-items; siblings are joined by "; ".
       const children = item.children.join('; ');
       out.push({
         quote: item.line,
         text: children ? `${joined}${/:\s*$/.test(joined) ? ' ' : '; '}${children}` : joined,
-        detail: item.children.length > 0 || joined.length > summary(item).room * 1.5,
+        detail: item.children.length > 0 || joined.length > summaries[n]!.room * 1.5,
         label,
         section: block.section,
         lead: lead?.text,

@@ -95,20 +95,19 @@ const TEST_FILE =
  * the symptom of what was fixed.
  */
 function symptom(events: readonly EngineEvent[]): string | undefined {
+  const edited = events.map(editedFile);
   // What failed before the turn changed the code is what it set out to fix; a failure met after
   // (a lint error in the new code, a test the change broke) is a step of the work.
-  const changed = events.findIndex((e) => {
-    const file = editedFile(e);
-    return file !== undefined && !TEST_FILE.test(file);
-  });
-  const before = changed < 0 ? events.length : changed;
-  for (let i = 0; i < before; i += 1) {
+  const changed = edited.findIndex((file) => file !== undefined && !TEST_FILE.test(file));
+  // ...and only a failure some edit followed was fixed in the turn.
+  const lastEdit = edited.reduce((last, file, i) => (file !== undefined ? i : last), -1);
+  const end = Math.min(changed < 0 ? events.length : changed, lastEdit);
+  for (let i = 0; i < end; i += 1) {
     // A web fetch or a tool the assistant misused failing is not a bug in the project.
     const tool = events[i]!.metadata?.tool;
     if (typeof tool === 'string' && !COMMAND_TOOLS.has(tool)) continue;
     const line = errorLine(events[i]!);
-    if (!line || isJunkTitle(line)) continue;
-    if (events.slice(i + 1).some((e) => editedFile(e) !== undefined)) return line;
+    if (line && !isJunkTitle(line)) return line;
   }
   return undefined;
 }
