@@ -109,6 +109,9 @@ describe('a conclusion the person rejects', () => {
       "this isn't what I wanted, put the old behaviour back",
       'This is not what we need',
       'that’s not what I want',
+      // Real (obra-episodic-memory): the cause named against the one concluded.
+      'ah. the issue is the linter/formatter, not db:generate, I think.',
+      'the real problem is the proxy timeout, not the commit',
     ]) {
       const events = session()
         .prompt('why is this happy locally but failing in ci?')
@@ -136,6 +139,10 @@ describe('a conclusion the person rejects', () => {
       'this is not what I asked for but it is even better, thanks',
       'it was not what I wanted at first, but I like it now, commit it',
       'this is not what I wanted to ask about. separately, how do I run the tests?',
+      "the issue is that it's not documented, add a note to the README",
+      'the issue is fixed, not worried about it anymore. pin it',
+      'the problem is the flaky runner, not sure why though',
+      'the issue is the older commit, not only the runner: pin it',
     ]) {
       const events = turns().prompt(reply).say('Okay.').events();
       expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });

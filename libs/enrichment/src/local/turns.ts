@@ -143,7 +143,10 @@ const DISPUTES = new RegExp(
     // I wanted to ask", nor "not what I asked for but it is even better".
     String.raw`|(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?(?:this|that|it)(?:(?:'s|’s| is) not| isn['’]?t) what (?:i|we) (?:wanted|want|asked for|meant|need(?:ed)?)\b(?! to\b)(?![^.?!\n]*\bbut\b[^.?!\n]*\b(?:better|fine|like|love|good|great|perfect|works?)\b)` +
     // "but that alone should not lead to flaky tests": a claim that it cannot be the cause.
-    String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b)`,
+    String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b` +
+    // "ah. the issue is the linter/formatter, not db:generate": the cause named against the one
+    // concluded, in the words a prompt opens with.
+    String.raw`|(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|oh|well|wait|no)[.,!]*\s+)*the (?:real |actual )?(?:issue|problem|cause|culprit|bug) (?:is|was|are|were) (?!(?:fixed|resolved|solved|gone)\b)[^.?!\n;,]{1,80}, not\s(?!only\b|just\b|sure\b))`,
   'i',
 );
 
