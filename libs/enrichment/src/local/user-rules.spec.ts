@@ -85,6 +85,51 @@ describe('the person’s rules', () => {
     expect(userRules(prompt)).not.toEqual([]);
   });
 
+  it('reads a request the person argues for, under a line saying the reasons follow, as one choice with its reason', () => {
+    // Real (tslateman-duet): the reasons are why, not choices ("rather than" of a metaphor).
+    const rules = userRules(
+      [
+        'rename /whats-next to /vamp',
+        'rationale:',
+        '',
+        '  The case for vamp',
+        '',
+        '  - Jazz-native: vamping is what musicians do between sections — repeat a figure while listening, deciding what to play next. That’s exactly the',
+        '  moment this skill serves: you’re between tasks, surveying the project, choosing where to go',
+        '  - Fits the "duet" namespace — deepens the music metaphor rather than just sitting beside it',
+        '  - Imperative verb, one syllable, distinctive among siblings',
+      ].join('\n'),
+    );
+    expect(rules).toEqual([
+      expect.objectContaining({
+        type: 'Decision',
+        text: 'Rename /whats-next to /vamp',
+        quote: 'rename /whats-next to /vamp',
+        reason:
+          'The case for vamp; Jazz-native: vamping is what musicians do between sections — repeat a figure while listening, deciding what to play next. That’s exactly the moment this skill serves: you’re between tasks, surveying the project, choosing where to go',
+      }),
+    ]);
+    expect(userRules('Always squash before merging.\n**Why:**\n- the changelog is built from merge commits')).toEqual([
+      expect.objectContaining({
+        type: 'Convention',
+        text: 'Always squash before merging.',
+        reason: 'the changelog is built from merge commits',
+      }),
+    ]);
+  });
+
+  it('takes no choice from a question, a long prompt, or a line that only asks why', () => {
+    expect(userRules('can you rename /whats-next to /vamp?\nwhy:\n- it fits the music theme')).toEqual([]);
+    expect(userRules('rename /whats-next to /vamp\nwhy\n- it fits the music theme')).toEqual([]);
+    const long = [
+      'The loader reads the folder. It then walks each file. It writes a cache.',
+      'Reasons:',
+      '- we keep the old name rather than the new one for now',
+    ].join('\n');
+    // Read as any prompt is: sentence by sentence, the reasons too.
+    expect(userRules(long).map((r) => r.text)).toEqual(['We keep the old name rather than the new one for now']);
+  });
+
   it('takes a reason for what came before for no rule; a rule with its reason stands', () => {
     // Real (obra-episodic-memory): the why of a question, after it.
     expect(

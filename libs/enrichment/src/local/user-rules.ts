@@ -1,6 +1,6 @@
 import type { ItemType } from '@memex/domain';
 import { isJunkTitle } from '../junk-title';
-import { significantWords } from '../text';
+import { leadingClause, normalizeWhitespace, significantWords } from '../text';
 import { sentences } from '@memex/entities';
 import { cleanSentence, leansOnWhatCameBefore } from './salience';
 import { OPTION_PICK } from './turns';
@@ -106,6 +106,8 @@ export function userRules(prompt: string): UserRule[] {
   // A review handed on ("pr feedback: …", "Code Review for PR #17: …") is the reviewer's words:
   // its "must be fixed before merging" is what the session answers, not a rule of the person's.
   if (HANDS_ON_A_REVIEW.test(prompt) || REVIEW_COMMENT.test(prompt)) return [];
+  const argued = withItsReasons(prompt);
+  if (argued) return [argued];
   const all = sentences(prompt);
   const rules: Array<UserRule & { at: number }> = [];
   all.forEach((quote, i) => {
@@ -169,4 +171,59 @@ function withAlternatives(rules: Array<UserRule & { at: number }>, all: readonly
     out.push({ ...rule, last: rule.at });
   }
   return out.map(({ at: _at, last: _last, ...rule }) => rule);
+}
+
+const WHY_WORD = String.raw`(?:\*\*)?(?:rationale|reasoning|reasons?|why|motivation)(?:\*\*)?`;
+/**
+ * A line that says the reasons for what came before follow: "rationale:", "**Why:**", "## Reasons".
+ * A heading, or a label ending in a colon: a bare "why" on its own line asks, it does not lead.
+ */
+const REASONS_LEAD = new RegExp(
+  String.raw`^[ \t]*(?:#{1,6}[ \t]*${WHY_WORD}[ \t]*:?|${WHY_WORD}[ \t]*:(?:\*\*)?)[ \t]*$`,
+  'im',
+);
+const LIST_MARK = /^(?:[-*+•]|\d{1,2}[.)])\s+/;
+/** How much of the person's reasons a choice keeps: the first of them, and what else fits whole. */
+const REASONS_CHARS = 300;
+
+/**
+ * "rename /whats-next to /vamp\nrationale:\n- Jazz-native: vamping is what musicians do …": a
+ * request the person argues for, under a line saying the reasons follow, is a choice with its
+ * reason. The reasons are why, not choices of their own ("deepens the music metaphor rather
+ * than just sitting beside it" says "rather than" of a metaphor, not of what to do).
+ */
+function withItsReasons(prompt: string): UserRule | undefined {
+  const lead = REASONS_LEAD.exec(prompt);
+  if (!lead) return undefined;
+  const request = prompt.slice(0, lead.index).trim();
+  const said = sentences(request);
+  // A request is a line or two; a question asks, it does not choose.
+  if (said.length === 0 || said.length > 2 || request.length > 300 || /\?/.test(request)) return undefined;
+  // A list item's wrapped lines go on with it; each item is a reason of its own.
+  const reasons: string[] = [];
+  let inItem = false;
+  for (const line of prompt.slice(lead.index + lead[0].length).split('\n')) {
+    const text = line.trim();
+    if (!text) continue;
+    if (inItem && !LIST_MARK.test(text)) reasons[reasons.length - 1] += ` ${text}`;
+    else reasons.push(text.replace(LIST_MARK, ''));
+    if (LIST_MARK.test(text)) inItem = true;
+  }
+  const [first, ...others] = reasons.map(cleanSentence);
+  if (!first) return undefined;
+  // Whole reasons, as many as fit: the first always, a long one as its leading clause.
+  let reason = leadingClause(first, REASONS_CHARS);
+  for (const more of others) {
+    if (reason.length + more.length + 2 > REASONS_CHARS) break;
+    reason = `${reason}; ${more}`;
+  }
+  const text = asRule(cleanSentence(said[0]!));
+  return {
+    type: CONVENTION.test(text) ? 'Convention' : 'Decision',
+    strength: CONVENTION.test(text) ? 9 : 8,
+    text,
+    quote: said[0]!,
+    context: normalizeWhitespace(request),
+    reason,
+  };
 }
