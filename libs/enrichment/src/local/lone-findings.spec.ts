@@ -45,3 +45,33 @@ describe('a finding alone in its paragraph', () => {
     ).toEqual(["The fix is to rebuild the worktree's index"]);
   });
 });
+
+describe('where a finding applies', () => {
+  // Real (obsessiondb-chkit): the cause names no file; the files the turn changed fix it.
+  const fixed = (cause: string) =>
+    extract(
+      session()
+        .prompt('mvs are defined before tables in the generated scripts, which breaks the runs')
+        .edit('packages/core/src/planner.ts')
+        .edit('packages/cli/src/bin/commands/generate/plan-pipeline.ts')
+        .say(
+          `All tests pass. Here's a summary of the fix:\n\n**Root cause:** ${cause} The tie-breaker was the key, and \`materialized_view\` sorts before \`table\`.\n\n**Fix:** both sorts now rank tables first, then views, then materialized views.`,
+        )
+        // The turn's note takes its closing message, after the summary.
+        .bash('gh pr create --fill', 'https://github.com/obsessiondb/chkit/pull/34')
+        .say('Created the PR: https://github.com/obsessiondb/chkit/pull/34. Tables are now created before views.'),
+    ).find((i) => i.title.startsWith('Root cause'));
+
+  it('is the files the turn changed, for a cause or fix that names none', () => {
+    expect(fixed('Two sort functions gave every create operation the same rank.')?.files).toEqual([
+      'packages/core/src/planner.ts',
+      'packages/cli/src/bin/commands/generate/plan-pipeline.ts',
+    ]);
+  });
+
+  it('is the files a finding names, when it names some', () => {
+    expect(
+      fixed('The sort in `packages/core/src/planner.ts` gave every create operation the same rank.')?.files,
+    ).toEqual(['packages/core/src/planner.ts']);
+  });
+});

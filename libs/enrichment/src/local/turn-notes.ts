@@ -282,7 +282,7 @@ function saysTooLittle(l: Line): boolean {
  * sides of one question, not findings: what the session concluded from them is said in a
  * sentence, or in the option the person picked (dialogue), and a weighing left open gives none.
  */
-function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] {
+function findings(all: readonly Line[], covered: ReadonlySet<Line>, edits: readonly string[]): Proposal[] {
   const coveredGroups = new Set([...covered].flatMap((l) => (l.group ? [l.group] : [])));
   return pick(
     all,
@@ -304,13 +304,16 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>): Proposal[] 
     const type = FINDING_TYPE.find(([cue]) => l.cues.includes(cue))?.[1];
     if (!type) return [];
     const { title, facts } = whatItSays(l);
+    const named = pathsIn(l.text);
     return [
       propose(l.score, type, {
         title,
         facts,
         about: l.text,
         rationale: type === 'Decision' && l.cues.includes('reason') ? l.text : null,
-        files: pathsIn(l.text),
+        // A cause or fix naming no file ("Root cause: two sorts gave all creates one rank") is
+        // about the files its turn changed to fix it: where a teammate would look.
+        files: named.length > 0 || type !== 'BugFix' ? named : edits.slice(0, 4),
         importance: l.score >= 7 ? 4 : 3,
         confidence: 0.65,
         evidence: [{ eventId: l.event.eventId, quote: l.quote }],
@@ -387,7 +390,7 @@ export function fromTurn(turn: Turn, isLast: boolean, settled = false): Proposal
   return [
     ...(note ? [note.proposal] : []),
     ...(answered ? [answered] : []),
-    ...findings(all, covered),
+    ...findings(all, covered, editedFiles(turn.events)),
     ...openWork(turn, all, isLast),
   ];
 }
