@@ -60,7 +60,10 @@ describe('embedded database bootstrap', () => {
       );
       // Written by a person with no quote: its refs stay.
       await item('A', ['x'], [], []);
-      expect(await migrateInProcess(db)).toEqual({ applied: ['0019_item_evidence_refs'], newer: [] });
+      expect(await migrateInProcess(db)).toEqual({
+        applied: ['0019_item_evidence_refs', '0020_session_stops'],
+        newer: [],
+      });
       const { rows } = await sql<{ id: string; evidence_refs: string[]; merged_from: string[] }>`
         select id, evidence_refs, merged_from from memory_items order by id`.execute(db);
       expect(rows).toEqual([

@@ -49,6 +49,11 @@ export interface EngineInput {
   context?: readonly EngineEvent[];
   /** Hints of the project's items most related to these events, for the engine to reuse. */
   hints: readonly ExistingHint[];
+  /**
+   * The window ends where the session last stopped (Claude Code's Stop or SessionEnd): its
+   * last turn is over, even when a tool's event is the last it has.
+   */
+  stopped?: boolean;
 }
 
 export interface TokenUsage {

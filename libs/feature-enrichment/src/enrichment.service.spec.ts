@@ -50,19 +50,49 @@ function candidate(quote: string): CandidateItem {
 const counter = () => ({ inc: jest.fn() });
 
 /** A session of two events past cursor 0, read by `model` (or the local engine), written by a writer that moves the cursor. */
+/** A turn that ends on an edit, with no closing message after it. */
+const MID_WORK: EngineEvent[] = [
+  EVENTS[0]!,
+  {
+    seq: 2,
+    eventId: 'e2',
+    type: 'response',
+    timestamp: new Date(T.getTime() + 1000),
+    content:
+      'The issue is that floats lose cents when amounts are summed, so `src/money.ts` will store every amount as integer cents instead.',
+    metadata: null,
+  },
+  {
+    seq: 3,
+    eventId: 'e3',
+    type: 'tool_call',
+    timestamp: new Date(T.getTime() + 2000),
+    content: 'Edit src/money.ts',
+    metadata: { tool: 'Edit', toolUseId: 't3', input: { file_path: 'src/money.ts', old_string: 'a', new_string: 'b' } },
+  },
+];
+
 function setUp({
   lease = true,
   model,
   raceFirst = false,
-}: { lease?: boolean; model?: ModelRead; raceFirst?: boolean } = {}) {
+  events = EVENTS,
+  stoppedSeq = null,
+}: {
+  lease?: boolean;
+  model?: ModelRead;
+  raceFirst?: boolean;
+  events?: EngineEvent[];
+  stoppedSeq?: number | null;
+} = {}) {
   let cursor = 0;
   let races = raceFirst ? 1 : 0;
   const store = fake<EnrichmentRepository>(
     {
       claimLease: async () => lease,
       releaseLease: async () => undefined,
-      session: async () => ({ cursor, lastEventSeq: 2 }),
-      eventsAfter: async (_s: string, after: number) => EVENTS.filter((e) => e.seq > after),
+      session: async () => ({ cursor, lastEventSeq: events.length, stoppedSeq }),
+      eventsAfter: async (_s: string, after: number) => events.filter((e) => e.seq > after),
       eventsUpTo: async () => [],
     },
     'store',
@@ -141,6 +171,15 @@ describe('EnrichmentService.enrichSession', () => {
     const report = await service.enrichSession('P1', 'S1', 'job:1');
     expect(report).toMatchObject({ windows: 1, fallback: 'daily-token-budget' });
     expect(windows.write.mock.calls[0]![0].actor).toBe('enrichment:local');
+  });
+
+  it('reads a turn that ends on work once the session has stopped there, and not before', async () => {
+    const open = setUp({ events: MID_WORK, stoppedSeq: null });
+    expect(await open.service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 0 });
+    const stopped = setUp({ events: MID_WORK, stoppedSeq: 3 });
+    expect(await stopped.service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 1 });
+    const [, verified] = stopped.windows.write.mock.calls[0]!;
+    expect(verified[0]!.candidate.files).toEqual(['src/money.ts']);
   });
 
   it('records the entities of each window written, and holds the session while it works', async () => {

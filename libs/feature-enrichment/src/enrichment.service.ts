@@ -127,7 +127,9 @@ export class EnrichmentService {
       });
       if (window.length === 0) break;
 
-      const read = await this.read(projectId, sessionId, window, session.cursor, written, report);
+      // A window that reaches where the session stopped holds the end of its last turn.
+      const stopped = window[window.length - 1]!.seq === session.stoppedSeq;
+      const read = await this.read(projectId, sessionId, { window, stopped }, session.cursor, written, report);
       const { output, context } = read;
 
       const index = new EvidenceIndex([...context, ...window]);
@@ -188,7 +190,7 @@ export class EnrichmentService {
   private async read(
     projectId: string,
     sessionId: string,
-    window: EngineEvent[],
+    { window, stopped }: { window: EngineEvent[]; stopped: boolean },
     cursor: number,
     written: { cursor: number; events: EngineEvent[] } | undefined,
     report: EnrichmentReport,
@@ -220,6 +222,6 @@ export class EnrichmentService {
     );
     // The project's live items, so a point said again in a later window reinforces its item.
     const hints = await this.items.liveHints(projectId, HINT_POOL);
-    return { engine: 'local', output: await this.local.extract({ events: window, context, hints }), context };
+    return { engine: 'local', output: await this.local.extract({ events: window, context, hints, stopped }), context };
   }
 }

@@ -23,14 +23,17 @@ function toEngineEvent(r: Pick<Selectable<RawEventsTable>, (typeof ENGINE_EVENT_
 export class EnrichmentRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
 
-  async session(projectId: string, sessionId: string): Promise<{ cursor: number; lastEventSeq: number } | undefined> {
+  async session(
+    projectId: string,
+    sessionId: string,
+  ): Promise<{ cursor: number; lastEventSeq: number; stoppedSeq: number | null } | undefined> {
     const row = await this.db
       .selectFrom('sessions')
-      .select(['enrichment_cursor', 'last_event_seq'])
+      .select(['enrichment_cursor', 'last_event_seq', 'stopped_seq'])
       .where('id', '=', sessionId)
       .where('project_id', '=', projectId)
       .executeTakeFirst();
-    return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq };
+    return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq, stoppedSeq: row.stopped_seq };
   }
 
   /**

@@ -35,7 +35,7 @@ export class SessionRepository {
   async markCompleted(sessionId: string, at: Date): Promise<Session> {
     const row = await this.db
       .updateTable('sessions')
-      .set({ completed_at: sql<Date>`coalesce(completed_at, ${at})` })
+      .set({ completed_at: sql<Date>`coalesce(completed_at, ${at})`, stopped_seq: sql<number>`last_event_seq` })
       .where('id', '=', sessionId)
       .returningAll()
       .executeTakeFirstOrThrow();
