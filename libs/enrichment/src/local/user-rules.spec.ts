@@ -105,8 +105,10 @@ describe('the person’s rules', () => {
         type: 'Decision',
         text: 'Rename /whats-next to /vamp',
         quote: 'rename /whats-next to /vamp',
+        // The line heading the list ("The case for vamp") is no reason of its own; the second
+        // reason does not fit beside the first in 300 characters.
         reason:
-          'The case for vamp; Jazz-native: vamping is what musicians do between sections — repeat a figure while listening, deciding what to play next. That’s exactly the moment this skill serves: you’re between tasks, surveying the project, choosing where to go',
+          'Jazz-native: vamping is what musicians do between sections — repeat a figure while listening, deciding what to play next. That’s exactly the moment this skill serves: you’re between tasks, surveying the project, choosing where to go',
       }),
     ]);
     expect(userRules('Always squash before merging.\n**Why:**\n- the changelog is built from merge commits')).toEqual([
@@ -118,16 +120,44 @@ describe('the person’s rules', () => {
     ]);
   });
 
-  it('takes no choice from a question, a long prompt, or a line that only asks why', () => {
-    expect(userRules('can you rename /whats-next to /vamp?\nwhy:\n- it fits the music theme')).toEqual([]);
-    expect(userRules('rename /whats-next to /vamp\nwhy\n- it fits the music theme')).toEqual([]);
+  it('takes no choice from a request that is no rule, with reasons or not, nor from a lead inside code', () => {
+    for (const prompt of [
+      'fix the failing test\nwhy:\n- it blocks CI',
+      'revert the last commit\n## Why\n- it broke the release build',
+      'The tests fail on CI\nReason:\n- missing env var',
+      'can you rename /whats-next to /vamp?\nwhy:\n- it fits the music theme',
+      'I think we should use redis\nreasoning:\n- it is faster than rebuilding the cache',
+      'never mind\nwhy:\n- not needed',
+      'the deploy fails with this config\n```yaml\nreason:\n  code: 42\n```',
+      // A bare "why" asks; it leads nothing.
+      'rename /whats-next to /vamp\nwhy\n- it fits the music theme',
+    ])
+      expect({ prompt, rules: userRules(prompt) }).toEqual({ prompt, rules: [] });
+  });
+
+  it('reads the rest of an argued prompt as any prompt is, and never its reasons', () => {
+    const two = userRules(
+      'Always use pnpm for installing packages. Never push directly to the main branch.\nWhy:\n- the lockfile is pnpm’s',
+    );
+    expect(two.map((r) => [r.type, r.text, r.reason])).toEqual([
+      ['Convention', 'Always use pnpm for installing packages.', 'the lockfile is pnpm’s'],
+      ['Convention', 'Never push directly to the main branch.', undefined],
+    ]);
+    const after = userRules(
+      "let's use postgres instead of sqlite for the tests\nrationale:\n- parity with prod\n\nNote: never commit the .env file to the repo.",
+    );
+    expect(after.map((r) => [r.type, r.reason])).toEqual([
+      ['Decision', 'parity with prod'],
+      ['Convention', undefined],
+    ]);
+    expect(after[1]!.text).toContain('never commit the .env file');
+    // A long request is no choice of its own; its reasons are still reasons.
     const long = [
       'The loader reads the folder. It then walks each file. It writes a cache.',
       'Reasons:',
       '- we keep the old name rather than the new one for now',
     ].join('\n');
-    // Read as any prompt is: sentence by sentence, the reasons too.
-    expect(userRules(long).map((r) => r.text)).toEqual(['We keep the old name rather than the new one for now']);
+    expect(userRules(long)).toEqual([]);
   });
 
   it('takes a reason for what came before for no rule; a rule with its reason stands', () => {

@@ -1,8 +1,9 @@
 import type { ItemType } from '@memex/domain';
 import { isJunkTitle } from '../junk-title';
-import { leadingClause, normalizeWhitespace, significantWords } from '../text';
+import { leadingClause, significantWords } from '../text';
 import { sentences } from '@memex/entities';
 import { cleanSentence, leansOnWhatCameBefore } from './salience';
+import { reasonsGiven, type ReasonsGiven } from './reasons-given';
 import { OPTION_PICK } from './turns';
 
 export interface UserRule {
@@ -106,41 +107,91 @@ export function userRules(prompt: string): UserRule[] {
   // A review handed on ("pr feedback: …", "Code Review for PR #17: …") is the reviewer's words:
   // its "must be fixed before merging" is what the session answers, not a rule of the person's.
   if (HANDS_ON_A_REVIEW.test(prompt) || REVIEW_COMMENT.test(prompt)) return [];
-  const argued = withItsReasons(prompt);
-  if (argued) return [argued];
-  const all = sentences(prompt);
+  const argued = reasonsGiven(prompt);
+  if (!argued) return rulesIn(prompt);
+  // The reasons are why, not rules of their own; what the prompt says around them is read as any prompt is.
+  const choice = arguedChoice(argued);
+  const around = choice ? sentences(argued.request).slice(1).join(' ') : argued.request;
+  return [...(choice ? [choice] : []), ...rulesIn(`${around}\n\n${argued.rest}`)];
+}
+
+function rulesIn(text: string): UserRule[] {
+  const all = sentences(text);
   const rules: Array<UserRule & { at: number }> = [];
   all.forEach((quote, i) => {
-    const text = asRule(cleanSentence(quote));
-    // A question, or pasted output, states no rule.
-    if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text)) return;
-    // "This might make the script simpler", "Also I am thinking …": alone it has no subject.
-    if (leansOnWhatCameBefore(text)) return;
-    if (MOMENTARY.test(text)) return;
-    // "ok let's do 1 and create a PR" picks an option the assistant offered: the option is the decision.
-    if (OPTION_PICK.test(text)) return;
-    // "Nothing else for now" names no rule on its own.
-    if (significantWords(text).length < 3) return;
-    const type = CONVENTION.test(text)
-      ? 'Convention'
-      : CHOICE.test(text) || WE_SHOULD.test(text)
-        ? 'Decision'
-        : undefined;
-    if (!type) return;
-    if (type === 'Decision' && ONLY_A_REASON.test(text)) return;
-    // "I don't think we need a Dockerfile" puts a view forward; what the session does with it decides.
-    if (type === 'Decision' && HEDGED.test(text)) return;
+    const text = statement(quote);
+    const kind = text === undefined ? undefined : ruleKind(text);
+    if (text === undefined || !kind) return;
     const around = all
       .slice(Math.max(0, i - 1), i + 2)
       .map(cleanSentence)
       .join(' ');
-    // The person's own word outranks the assistant's reading of the work.
-    const strength = type === 'Convention' ? 9 : FIRM.test(text) ? 8 : 6;
     const next = all[i + 1] ? cleanSentence(all[i + 1]!) : undefined;
     const reason = REASON.test(text) ? text : next && REASON.test(next) ? next : undefined;
-    rules.push({ type, strength, text, quote, context: around, ...(reason ? { reason } : {}), at: i });
+    rules.push({ ...kind, text, quote, context: around, ...(reason ? { reason } : {}), at: i });
   });
   return withAlternatives(rules, all);
+}
+
+/** A sentence of the person's that can state a rule, as the rule reads; none for a question, pasted output or a moment's word. */
+function statement(quote: string): string | undefined {
+  const text = asRule(cleanSentence(quote));
+  // A question, or pasted output, states no rule.
+  if (text.length < 20 || text.length > 600 || /\?/.test(text) || ASKING.test(text) || isJunkTitle(text))
+    return undefined;
+  // "This might make the script simpler", "Also I am thinking …": alone it has no subject.
+  if (leansOnWhatCameBefore(text) || MOMENTARY.test(text)) return undefined;
+  // "ok let's do 1 and create a PR" picks an option the assistant offered: the option is the decision.
+  if (OPTION_PICK.test(text)) return undefined;
+  // "Nothing else for now" names no rule on its own.
+  return significantWords(text).length < 3 ? undefined : text;
+}
+
+/** What kind of rule a statement is, and how strongly the person put it; none when it states no rule. */
+function ruleKind(text: string): Pick<UserRule, 'type' | 'strength'> | undefined {
+  const type = CONVENTION.test(text)
+    ? 'Convention'
+    : CHOICE.test(text) || WE_SHOULD.test(text)
+      ? 'Decision'
+      : undefined;
+  if (!type) return undefined;
+  if (type === 'Decision' && ONLY_A_REASON.test(text)) return undefined;
+  // "I don't think we need a Dockerfile" puts a view forward; what the session does with it decides.
+  if (type === 'Decision' && HEDGED.test(text)) return undefined;
+  // The person's own word outranks the assistant's reading of the work.
+  return { type, strength: type === 'Convention' ? 9 : FIRM.test(text) ? 8 : 6 };
+}
+
+/**
+ * A change to how the project is shaped, asked for outright: with reasons given for it
+ * ("rename /whats-next to /vamp" / "rationale: …"), the person has chosen it. Not the task's
+ * next step ("fix the failing test", "revert the last commit"), reasons or not.
+ */
+const ARGUED_CHANGE = /^(?:please\s+)?(?:let'?s\s+)?(?:rename|switch|move|replace|use|drop|keep|adopt|migrate)\b/i;
+/** How much of the person's reasons a choice keeps: the first of them, and what else fits whole. */
+const REASONS_CHARS = 300;
+
+/**
+ * "rename /whats-next to /vamp\nrationale:\n- Jazz-native: vamping is what musicians do …": a
+ * request of a sentence or two the person argues for is one choice, with its reasons as its
+ * rationale; a request that is no rule ("fix the failing test / why: …") is none.
+ */
+function arguedChoice({ request, reasons }: ReasonsGiven): UserRule | undefined {
+  const said = sentences(request);
+  if (said.length === 0 || said.length > 2 || request.length > 300) return undefined;
+  const text = statement(said[0]!);
+  if (text === undefined) return undefined;
+  const kind =
+    ruleKind(text) ?? (ARGUED_CHANGE.test(text) && !HEDGED.test(text) ? { type: 'Decision', strength: 8 } : undefined);
+  if (!kind) return undefined;
+  // Whole reasons, as many as fit: the first always, a long one as its leading clause.
+  const [first, ...others] = reasons.map(cleanSentence);
+  let reason = leadingClause(first!, REASONS_CHARS);
+  for (const more of others) {
+    if (reason.length + more.length + 2 > REASONS_CHARS) break;
+    reason = `${reason}; ${more}`;
+  }
+  return { ...kind, text, quote: said[0]!, context: cleanSentence(request), reason };
 }
 
 /** A rule against something: "we don't want …", "never …", "avoid …". */
@@ -171,59 +222,4 @@ function withAlternatives(rules: Array<UserRule & { at: number }>, all: readonly
     out.push({ ...rule, last: rule.at });
   }
   return out.map(({ at: _at, last: _last, ...rule }) => rule);
-}
-
-const WHY_WORD = String.raw`(?:\*\*)?(?:rationale|reasoning|reasons?|why|motivation)(?:\*\*)?`;
-/**
- * A line that says the reasons for what came before follow: "rationale:", "**Why:**", "## Reasons".
- * A heading, or a label ending in a colon: a bare "why" on its own line asks, it does not lead.
- */
-const REASONS_LEAD = new RegExp(
-  String.raw`^[ \t]*(?:#{1,6}[ \t]*${WHY_WORD}[ \t]*:?|${WHY_WORD}[ \t]*:(?:\*\*)?)[ \t]*$`,
-  'im',
-);
-const LIST_MARK = /^(?:[-*+•]|\d{1,2}[.)])\s+/;
-/** How much of the person's reasons a choice keeps: the first of them, and what else fits whole. */
-const REASONS_CHARS = 300;
-
-/**
- * "rename /whats-next to /vamp\nrationale:\n- Jazz-native: vamping is what musicians do …": a
- * request the person argues for, under a line saying the reasons follow, is a choice with its
- * reason. The reasons are why, not choices of their own ("deepens the music metaphor rather
- * than just sitting beside it" says "rather than" of a metaphor, not of what to do).
- */
-function withItsReasons(prompt: string): UserRule | undefined {
-  const lead = REASONS_LEAD.exec(prompt);
-  if (!lead) return undefined;
-  const request = prompt.slice(0, lead.index).trim();
-  const said = sentences(request);
-  // A request is a line or two; a question asks, it does not choose.
-  if (said.length === 0 || said.length > 2 || request.length > 300 || /\?/.test(request)) return undefined;
-  // A list item's wrapped lines go on with it; each item is a reason of its own.
-  const reasons: string[] = [];
-  let inItem = false;
-  for (const line of prompt.slice(lead.index + lead[0].length).split('\n')) {
-    const text = line.trim();
-    if (!text) continue;
-    if (inItem && !LIST_MARK.test(text)) reasons[reasons.length - 1] += ` ${text}`;
-    else reasons.push(text.replace(LIST_MARK, ''));
-    if (LIST_MARK.test(text)) inItem = true;
-  }
-  const [first, ...others] = reasons.map(cleanSentence);
-  if (!first) return undefined;
-  // Whole reasons, as many as fit: the first always, a long one as its leading clause.
-  let reason = leadingClause(first, REASONS_CHARS);
-  for (const more of others) {
-    if (reason.length + more.length + 2 > REASONS_CHARS) break;
-    reason = `${reason}; ${more}`;
-  }
-  const text = asRule(cleanSentence(said[0]!));
-  return {
-    type: CONVENTION.test(text) ? 'Convention' : 'Decision',
-    strength: CONVENTION.test(text) ? 9 : 8,
-    text,
-    quote: said[0]!,
-    context: normalizeWhitespace(request),
-    reason,
-  };
 }
