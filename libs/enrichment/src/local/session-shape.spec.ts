@@ -109,9 +109,9 @@ describe('a conclusion the person rejects', () => {
       "this isn't what I wanted, put the old behaviour back",
       'This is not what we need',
       'that’s not what I want',
-      // Real (obra-episodic-memory): the cause named against the one concluded.
-      'ah. the issue is the linter/formatter, not db:generate, I think.',
+      // The cause named against the one concluded.
       'the real problem is the proxy timeout, not the commit',
+      'the root cause was the runner image, not the older commit.',
     ]) {
       const events = session()
         .prompt('why is this happy locally but failing in ci?')
@@ -139,14 +139,31 @@ describe('a conclusion the person rejects', () => {
       'this is not what I asked for but it is even better, thanks',
       'it was not what I wanted at first, but I like it now, commit it',
       'this is not what I wanted to ask about. separately, how do I run the tests?',
-      "the issue is that it's not documented, add a note to the README",
-      'the issue is fixed, not worried about it anymore. pin it',
+      // A cause named beside the one concluded, agreeing with it, or about something else.
+      'ok the problem was the older commit, not the runner. makes sense, pin it',
+      'the problem is minor, not a blocker. pin it',
+      'the bug is in the parser, not the lexer. Please fix the parser next',
       'the problem is the flaky runner, not sure why though',
       'the issue is the older commit, not only the runner: pin it',
     ]) {
       const events = turns().prompt(reply).say('Okay.').events();
       expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });
     }
+  });
+
+  it('is dropped when the person names the cause against the one it concluded', () => {
+    // Real (obra-episodic-memory): the closing blamed db:generate; the person, the formatter.
+    const events = session()
+      .prompt('I see four uncommitted files?')
+      .say(
+        '**Step 2: The changes are substantial formatting differences**\n\nEvery `db:generate` run creates formatting diffs in the committed Prisma files. This will be an ongoing problem.\n\nWhat is your preference?',
+      )
+      .prompt('ah. the issue is the linter/formatter, not db:generate, I think.')
+      .say("You're right! The issue is that biome is formatting the committed Prisma files every time it runs.")
+      .events();
+    const { retracted, candidates } = readWindow(events);
+    expect(retracted).toHaveLength(1);
+    expect(candidates.map((c) => c.title).join('\n')).not.toContain('Every `db:generate` run');
   });
 
   it('is dropped when "this should work now" is answered with the same command failing, pasted back', () => {

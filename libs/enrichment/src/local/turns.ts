@@ -1,6 +1,7 @@
 import type { EngineEvent } from '../candidate';
 import { humanText, isCommandMessage } from '@memex/entities';
 import { printsFailure } from './event-signals';
+import { significantWords } from '../text';
 import { withoutMemoryTags } from './markers';
 
 /**
@@ -114,9 +115,14 @@ export function currentTurn(before: readonly EngineEvent[]): EngineEvent[] {
   return [...before];
 }
 
+/** The words a prompt may open with before it says anything: "ok. uh.", "hmm,", "ah.". */
+const OPENERS = String.raw`(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|oh|well|wait)[.,!]*\s+)*`;
+
 /** The person saying the last answer was wrong: "ok. uh. no.", "that didn't work", "still failing". */
-const REJECTS =
-  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) (?:work|fix|help)|(?:that |it )?(?:wasn'?t|isn'?t) it|same (?:error|problem|issue|thing)|not fixed|still (?:not|broken|failing|fails|the same|doesn'?t|getting|seeing|happening))\b/i;
+const REJECTS = new RegExp(
+  String.raw`^${OPENERS}(?:wrong|not quite|that(?:'s| is) (?:not|wrong)|(?:that |it )?(?:didn'?t|doesn'?t) (?:work|fix|help)|(?:that |it )?(?:wasn'?t|isn'?t) it|same (?:error|problem|issue|thing)|not fixed|still (?:not|broken|failing|fails|the same|doesn'?t|getting|seeing|happening))\b`,
+  'i',
+);
 
 /**
  * The assistant taking back what it concluded a turn before: "that wasn't it", "the real cause
@@ -126,8 +132,10 @@ const REJECTS =
 const RETRACTS =
   /\b(?:(?:that|this) (?:wasn'?t|was not|isn'?t|is not) (?:it|the (?:real |actual )?(?:cause|issue|problem|fix))|the (?:real|actual) (?:root )?(?:cause|issue|problem|culprit) (?:is|was)|(?:my|the) (?:earlier|previous|first|initial) (?:diagnosis|guess|explanation|theory|assumption|fix|analysis) was (?:wrong|incorrect|mistaken|off)|i was wrong|turns out (?:it|that|this|the (?:issue|problem|cause)) (?:wasn'?t|was not|isn'?t)|(?:wasn'?t|was not) (?:actually )?the (?:cause|issue|problem))\b/i;
 /** A bare "no": a rejection, unless it answers a question ("no need", "no thanks"). */
-const SAYS_NO =
-  /^(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*(?:no|nope|nah)\b(?![,\s]*(?:no\s+)?(?:need|worries|problem|thanks|thank you|rush)\b)/i;
+const SAYS_NO = new RegExp(
+  String.raw`^${OPENERS}(?:no|nope|nah)\b(?![,\s]*(?:no\s+)?(?:need|worries|problem|thanks|thank you|rush)\b)`,
+  'i',
+);
 /** A closing message that ends by asking or offering: a "no" after it answers that. */
 const ASKS = /\?\s*$|\b(?:let me know|want me to|would you like|shall i|should i|if you(?:'d)? like)\b[^\n]*$/i;
 
@@ -147,10 +155,7 @@ const DISPUTES = new RegExp(
     // I wanted to ask", nor "not what I asked for but it is even better".
     String.raw`|(?:[^.?!\n]{0,80}\b(?:so|and|because|but|no)[,]?\s+)?(?:this|that|it)(?:(?:'s|’s| is) not| isn['’]?t) what (?:i|we) (?:wanted|want|asked for|meant|need(?:ed)?)\b(?! to\b)(?![^.?!\n]*\bbut\b[^.?!\n]*\b(?:better|fine|like|love|good|great|perfect|works?)\b)` +
     // "but that alone should not lead to flaky tests": a claim that it cannot be the cause.
-    String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b` +
-    // "ah. the issue is the linter/formatter, not db:generate": the cause named against the one
-    // concluded, in the words a prompt opens with.
-    String.raw`|(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|oh|well|wait|no)[.,!]*\s+)*the (?:real |actual )?(?:issue|problem|cause|culprit|bug) (?:is|was|are|were) (?!(?:fixed|resolved|solved|gone)\b)[^.?!\n;,]{1,80}, not\s(?!only\b|just\b|sure\b))`,
+    String.raw`|but (?:that|this|it)\b[^.?!\n]{0,40}\b(?:should(?:n'?t| not)|can(?:'?t|not)|does(?:n'?t| not)|would(?:n'?t| not)|won'?t)\s+(?:\w+\s+)?(?:cause|lead|explain|produce|result|make|trigger|break)\b)`,
   'i',
 );
 
@@ -174,10 +179,32 @@ function pastesFailure(prompt: string, closing: string): boolean {
   return TRY_AGAIN.test(closing) && lines >= 2 && printsFailure(prompt) && !WORKED.test(prompt);
 }
 
+/**
+ * "ah. the issue is the linter/formatter, not db:generate": the person naming a cause against
+ * the one concluded. It disputes the closing message only when what it denies is what the
+ * closing said and what it names instead is not: "ok the problem was the stale cache, not the
+ * code" agrees with a closing that blamed the stale cache, and "the bug is in the parser, not
+ * the lexer" after a closing about something else starts a new task.
+ */
+const ANOTHER_CAUSE = new RegExp(
+  String.raw`^${OPENERS}the (?:real |actual |root )?(?:issue|problem|cause|culprit|bug)(?:'s| is| was) ` +
+    String.raw`((?:[^.?!\n;]|\.(?=\S)){1,80}?),? not (?!only\b|just\b|sure\b)((?:[^.?!\n;,]|\.(?=\S)){1,60})`,
+  'i',
+);
+
+function namesAnotherCause(prompt: string, closing: string): boolean {
+  const named = ANOTHER_CAUSE.exec(prompt.trim());
+  if (!named) return false;
+  const said = new Set(significantWords(closing));
+  const mentioned = (text: string) => significantWords(text).some((w) => said.has(w));
+  return mentioned(named[2]!) && !mentioned(named[1]!);
+}
+
 function rejects(prompt: string, closing: string): boolean {
   return (
     REJECTS.test(prompt) ||
     DISPUTES.test(prompt.trim()) ||
+    namesAnotherCause(prompt, closing) ||
     (SAYS_NO.test(prompt) && !ASKS.test(closing.trimEnd())) ||
     pastesFailure(prompt, closing)
   );
