@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../candidate';
-import { errorLine, passingRun } from './event-signals';
+import { errorLine, filesOfAFix, passingRun } from './event-signals';
 
 function command(content: string, exitCode: number): EngineEvent {
   return {
@@ -37,5 +37,18 @@ describe('what a command printed', () => {
     const blank = '\n'.repeat(1_000_000);
     expect(errorLine(command(`${blank}the run stopped early`, 1))).toBe('the run stopped early');
     expect(passingRun(command(`${blank}ok`, 0))).toBe('npm test');
+  });
+});
+
+describe('where a fix went, from the files its turn changed', () => {
+  it('is the code among them: docs, changelogs and lockfiles hold no fix', () => {
+    expect(
+      filesOfAFix(['CHANGELOG.md', 'docs/export.md', 'src/export/job.ts', 'package-lock.json', 'bun.lock']),
+    ).toEqual(['src/export/job.ts']);
+  });
+
+  it('is no file when the turn changed more code than a fix names', () => {
+    expect(filesOfAFix(['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts'])).toHaveLength(4);
+    expect(filesOfAFix(['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts', 'src/e.ts'])).toEqual([]);
   });
 });

@@ -24,6 +24,29 @@ export function inputField(event: EngineEvent, key: string): unknown {
 }
 
 /** The file an event edited, if it is an edit worth remembering (not a lockfile, not a one-line touch). */
+/**
+ * A test file: a failing test written first reproduces the bug, and its run failing is the
+ * symptom, as a failure met before any edit is.
+ */
+export const TEST_FILE =
+  /(?:^|\/)(?:tests?|__tests__|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py|rb)$|(?:^|\/)test_[^/]+\.py$/;
+
+/** The files a turn's events changed, each once, in the order first changed. */
+export function editedFiles(events: readonly EngineEvent[]): string[] {
+  return [...new Set(events.map(editedFile).filter((f): f is string => f !== undefined))];
+}
+
+/** Files that say what the code does, not what was done to it: docs, changelogs, lockfiles are not where a fix is. */
+const NOT_CODE = /\.(?:md|mdx|txt|rst|lock)$|(?:^|\/)(?:CHANGELOG|LICENSE)[^/]*$|(?:^|\/)package-lock\.json$/i;
+/** More files than this changed is a broad change: which of them holds the fix is not told. */
+const MAX_FIX_FILES = 4;
+
+/** Where a fix went, from the files its turn changed: the code among them, when they are few. */
+export function filesOfAFix(edits: readonly string[]): string[] {
+  const code = edits.filter((f) => !NOT_CODE.test(f));
+  return code.length <= MAX_FIX_FILES ? code : [];
+}
+
 export function editedFile(event: EngineEvent): string | undefined {
   const tool = str(meta(event, 'tool'));
   const isEdit =

@@ -2,7 +2,17 @@ import type { ItemType } from '@memex/domain';
 import type { EngineEvent } from '../candidate';
 import { isJunkTitle } from '../junk-title';
 import { firstSentence, leadingClause, normalizeWhitespace, pathsIn, significantWords, truncateWords } from '../text';
-import { COMMAND_TOOLS, commitOf, editedFile, errorLine, passingRun, type CommitInfo } from './event-signals';
+import {
+  COMMAND_TOOLS,
+  commitOf,
+  editedFile,
+  editedFiles,
+  errorLine,
+  filesOfAFix,
+  passingRun,
+  TEST_FILE,
+  type CommitInfo,
+} from './event-signals';
 import { sentences } from '@memex/entities';
 import { propose, type Proposal } from './proposal';
 import {
@@ -79,17 +89,6 @@ function isStatusLead(sentence: string): boolean {
   return significantWords(text).length <= 2 && (STATUS_LEAD.test(text) || isStatusFluff(text));
 }
 
-function editedFiles(events: readonly EngineEvent[]): string[] {
-  return [...new Set(events.map(editedFile).filter((f): f is string => f !== undefined))];
-}
-
-/**
- * A test file: a failing test written first reproduces the bug, and its run failing is the
- * symptom, as a failure met before any edit is.
- */
-const TEST_FILE =
-  /(?:^|\/)(?:tests?|__tests__|spec)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|_test\.(?:go|py|rb)$|(?:^|\/)test_[^/]+\.py$/;
-
 /**
  * The turn's first failed command before it changed anything but tests, with an edit after it:
  * the symptom of what was fixed.
@@ -149,8 +148,7 @@ interface Note {
  * message's best point for the note's type), the next best points, the symptom of a fix, the
  * plan, commits, finished todo entries and passing checks; the files it changed.
  */
-function turnNote(turn: Turn, all: readonly Line[]): Note | undefined {
-  const edits = editedFiles(turn.events);
+function turnNote(turn: Turn, all: readonly Line[], edits: readonly string[]): Note | undefined {
   // A commit shows as the call that made it and as what git printed (with its sha): one commit.
   const byMessage = new Map<string, { event: EngineEvent; info: CommitInfo }>();
   for (const e of turn.events) {
@@ -313,7 +311,7 @@ function findings(all: readonly Line[], covered: ReadonlySet<Line>, edits: reado
         rationale: type === 'Decision' && l.cues.includes('reason') ? l.text : null,
         // A cause or fix naming no file ("Root cause: two sorts gave all creates one rank") is
         // about the files its turn changed to fix it: where a teammate would look.
-        files: named.length > 0 || type !== 'BugFix' ? named : edits.slice(0, 4),
+        files: type === 'BugFix' && named.length === 0 ? filesOfAFix(edits) : named,
         importance: l.score >= 7 ? 4 : 3,
         confidence: 0.65,
         evidence: [{ eventId: l.event.eventId, quote: l.quote }],
@@ -384,13 +382,14 @@ function onlyAssents(prompt: string): boolean {
 export function fromTurn(turn: Turn, isLast: boolean, settled = false): Proposal[] {
   if (!turn.closed) return [];
   const all = turnLines(turn);
-  const note = turnNote(turn, all);
+  const edits = editedFiles(turn.events);
+  const note = turnNote(turn, all, edits);
   const answered = note || settled ? undefined : answer(turn, all);
   const covered = note?.covered ?? new Set<Line>();
   return [
     ...(note ? [note.proposal] : []),
     ...(answered ? [answered] : []),
-    ...findings(all, covered, editedFiles(turn.events)),
+    ...findings(all, covered, edits),
     ...openWork(turn, all, isLast),
   ];
 }
