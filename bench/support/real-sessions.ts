@@ -99,7 +99,11 @@ export async function loadSession(
   for (const batch of batches(events)) {
     await api(server, '/api/v2/events', apiKey, { method: 'POST', body: JSON.stringify({ sessionId, events: batch }) });
   }
-  await api(server, `/api/v2/sessions/${sessionId}/complete`, apiKey, { method: 'POST', body: '{}' });
+  // Sent whole, as `memex import` sends a transcript: the session has ended.
+  await api(server, `/api/v2/sessions/${sessionId}/complete`, apiKey, {
+    method: 'POST',
+    body: JSON.stringify({ ended: true }),
+  });
   await enriched(server.databaseUrl, projectId);
   return { projectId, apiKey, events, items: await liveItems(server, apiKey) };
 }

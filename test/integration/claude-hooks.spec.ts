@@ -23,7 +23,7 @@ import {
 } from '../support/hook-sessions';
 
 const ctx = useTestApp([IngestApiModule, BrainApiModule]);
-const { env, hook, storedEvents, completedAt } = hookHarness(ctx);
+const { env, hook, storedEvents, completedAt, endedAtItsEnd } = hookHarness(ctx);
 
 describe('memex hook, with Memex up', () => {
   const session = newSession();
@@ -146,12 +146,18 @@ describe('memex hook, with Memex up', () => {
     expect(slash).toMatchObject({ code: 0, stdout: '' });
   });
 
-  it.each(['Stop', 'PreCompact', 'SessionEnd'])('%s completes the session', async (event) => {
+  it.each([
+    ['Stop', false],
+    ['PreCompact', false],
+    ['SessionEnd', true],
+  ])('%s completes the session (and says it ended: %s)', async (event, ended) => {
     const own = newSession();
     writeFileSync(own.transcript, `${own.lines.slice(0, 6).join('\n')}\n`);
     const run = await hook(own, event);
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(await completedAt(own)).toBeInstanceOf(Date);
+    // Only SessionEnd closes a last turn left mid-work: a turn's end or a compaction may go on.
+    expect(await endedAtItsEnd(own)).toBe(ended);
     expect(spooled(own)).toEqual([]);
   });
 

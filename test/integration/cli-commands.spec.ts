@@ -205,11 +205,13 @@ describe('memex import', () => {
     expect(after - before).toBe(Number(events));
     const session = await ctx.database.db
       .selectFrom('sessions')
-      .select(['completed_at', 'branch'])
+      .select(['completed_at', 'branch', 'ended_seq', 'last_event_seq'])
       .where('external_id', '=', SESSION)
       .executeTakeFirstOrThrow();
     expect(session.completed_at).not.toBeNull();
     expect(session.branch).toBe('main');
+    // A transcript imported whole has ended: its last turn is read however it stops.
+    expect(session.ended_seq).toBe(session.last_event_seq);
 
     const again = await memex(['import', dir, '--json']);
     expect(again.code).toBe(0);

@@ -121,15 +121,24 @@ export function hookHarness(ctx: TestAppContext) {
     return { total: Number(row.rows[0]!.total), distinct: Number(row.rows[0]!.distinct) };
   }
 
-  async function completedAt(session: Session): Promise<Date | null | undefined> {
-    const row = await ctx.database.db
+  function sessionRow(session: Session) {
+    return ctx.database.db
       .selectFrom('sessions')
-      .select('completed_at')
+      .select(['completed_at', 'ended_seq', 'last_event_seq'])
       .where('project_id', '=', ctx.project.projectId)
       .where('external_id', '=', session.sessionId)
       .executeTakeFirst();
-    return row?.completed_at;
   }
 
-  return { env, hook, storedEvents, completedAt };
+  async function completedAt(session: Session): Promise<Date | null | undefined> {
+    return (await sessionRow(session))?.completed_at;
+  }
+
+  /** Whether the server was told the session ended, at its newest event. */
+  async function endedAtItsEnd(session: Session): Promise<boolean> {
+    const row = await sessionRow(session);
+    return row !== undefined && row.ended_seq === row.last_event_seq;
+  }
+
+  return { env, hook, storedEvents, completedAt, endedAtItsEnd };
 }

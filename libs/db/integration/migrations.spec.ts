@@ -61,7 +61,7 @@ describe('embedded database bootstrap', () => {
       // Written by a person with no quote: its refs stay.
       await item('A', ['x'], [], []);
       expect(await migrateInProcess(db)).toEqual({
-        applied: ['0019_item_evidence_refs', '0020_session_stops'],
+        applied: ['0019_item_evidence_refs', '0020_session_ends'],
         newer: [],
       });
       const { rows } = await sql<{ id: string; evidence_refs: string[]; merged_from: string[] }>`

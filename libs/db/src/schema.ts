@@ -38,8 +38,8 @@ export interface SessionsTable {
   last_event_seq: Generated<number>;
   enrichment_cursor: Generated<number>;
   completed_at: NullableTimestamp;
-  /** The newest event when the session was last completed (a hook saw the turn end). */
-  stopped_seq: number | null;
+  /** The newest event when the client last said the session ended; written only by SessionRepository.markCompleted. */
+  ended_seq: number | null;
 }
 
 /** One run enriching a session at a time; written only by the enrichment repository. */

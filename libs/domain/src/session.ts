@@ -21,6 +21,17 @@ export type Session = z.infer<typeof sessionSchema>;
 
 export const sessionParamsSchema = z.strictObject({ sessionId: clientIdSchema });
 
+/**
+ * Completing a session asks for its enrichment now; `ended` says the session is over (Claude
+ * Code's SessionEnd, a transcript imported whole), so a last turn that stops on a tool's event
+ * is read as it is. A body is optional: `{}` and none complete without ending.
+ */
+export const completeSessionBodySchema = z
+  .strictObject({ ended: z.boolean().optional() })
+  .optional()
+  .transform((body) => ({ ended: body?.ended ?? false }));
+export type CompleteSessionBody = z.output<typeof completeSessionBodySchema>;
+
 /** A page of the project's sessions, newest first; `cursor` is the last id of the previous page. */
 export const listSessionsQuerySchema = z.strictObject({
   cursor: ulidSchema.optional(),

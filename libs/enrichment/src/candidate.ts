@@ -50,10 +50,11 @@ export interface EngineInput {
   /** Hints of the project's items most related to these events, for the engine to reuse. */
   hints: readonly ExistingHint[];
   /**
-   * The window ends where the session last stopped (Claude Code's Stop or SessionEnd): its
-   * last turn is over, even when a tool's event is the last it has.
+   * The window ends where the session ended (Claude Code's SessionEnd, a transcript imported
+   * whole): its last turn is over, even when a tool's event is the last it has. Only the local
+   * engine reads turns; a model reads the window as it is.
    */
-  stopped?: boolean;
+  ended?: boolean;
 }
 
 export interface TokenUsage {

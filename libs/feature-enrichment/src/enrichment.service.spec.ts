@@ -49,7 +49,6 @@ function candidate(quote: string): CandidateItem {
 
 const counter = () => ({ inc: jest.fn() });
 
-/** A session of two events past cursor 0, read by `model` (or the local engine), written by a writer that moves the cursor. */
 /** A turn that ends on an edit, with no closing message after it. */
 const MID_WORK: EngineEvent[] = [
   EVENTS[0]!,
@@ -77,13 +76,15 @@ function setUp({
   model,
   raceFirst = false,
   events = EVENTS,
-  stoppedSeq = null,
+  endedSeq = null,
+  windowEvents = 200,
 }: {
   lease?: boolean;
   model?: ModelRead;
   raceFirst?: boolean;
   events?: EngineEvent[];
-  stoppedSeq?: number | null;
+  endedSeq?: number | null;
+  windowEvents?: number;
 } = {}) {
   let cursor = 0;
   let races = raceFirst ? 1 : 0;
@@ -91,9 +92,10 @@ function setUp({
     {
       claimLease: async () => lease,
       releaseLease: async () => undefined,
-      session: async () => ({ cursor, lastEventSeq: events.length, stoppedSeq }),
-      eventsAfter: async (_s: string, after: number) => events.filter((e) => e.seq > after),
-      eventsUpTo: async () => [],
+      session: async () => ({ cursor, lastEventSeq: events.length, endedSeq }),
+      eventsAfter: async (_s: string, after: number, limit: number) =>
+        events.filter((e) => e.seq > after).slice(0, limit),
+      eventsUpTo: async (_s: string, upTo: number) => events.filter((e) => e.seq <= upTo),
     },
     'store',
   );
@@ -128,7 +130,7 @@ function setUp({
   const entities = fake<EntityRecorder>({ afterWindow: async () => true }, 'entities');
   const pace = fake<BackgroundPace>({ watchesRequests: false, yield: async () => undefined }, 'pace');
   const config = {
-    ENRICHMENT_WINDOW_EVENTS: 200,
+    ENRICHMENT_WINDOW_EVENTS: windowEvents,
     ENRICHMENT_WINDOW_TOKENS: 100_000,
     ENRICHMENT_SESSION_ITEMS: 15,
     ENRICHMENT_MAX_HINTS: 20,
@@ -173,13 +175,27 @@ describe('EnrichmentService.enrichSession', () => {
     expect(windows.write.mock.calls[0]![0].actor).toBe('enrichment:local');
   });
 
-  it('reads a turn that ends on work once the session has stopped there, and not before', async () => {
-    const open = setUp({ events: MID_WORK, stoppedSeq: null });
+  it('reads a turn that ends on work once the session has ended there, and not before', async () => {
+    const open = setUp({ events: MID_WORK, endedSeq: null });
     expect(await open.service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 0 });
-    const stopped = setUp({ events: MID_WORK, stoppedSeq: 3 });
-    expect(await stopped.service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 1 });
-    const [, verified] = stopped.windows.write.mock.calls[0]!;
+    const ended = setUp({ events: MID_WORK, endedSeq: 3 });
+    expect(await ended.service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 1 });
+    const [, verified] = ended.windows.write.mock.calls[0]!;
     expect(verified[0]!.candidate.files).toEqual(['src/money.ts']);
+  });
+
+  it('reads the end of the session only in the window that reaches it, however the windows are cut', async () => {
+    const twoEdits: EngineEvent[] = [
+      ...MID_WORK,
+      { ...MID_WORK[2]!, seq: 4, eventId: 'e4', timestamp: new Date(T.getTime() + 3000) },
+    ];
+    // Three events a window: the first ends mid-work before the end, the second where the session ended.
+    const { service, windows } = setUp({ events: twoEdits, endedSeq: 4, windowEvents: 3 });
+    expect(await service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 2, created: 1 });
+    expect(windows.write.mock.calls.map(([ref, verified]) => [ref.newCursor, verified.length])).toEqual([
+      [3, 0],
+      [4, 1],
+    ]);
   });
 
   it('records the entities of each window written, and holds the session while it works', async () => {

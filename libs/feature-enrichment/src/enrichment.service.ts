@@ -127,9 +127,10 @@ export class EnrichmentService {
       });
       if (window.length === 0) break;
 
-      // A window that reaches where the session stopped holds the end of its last turn.
-      const stopped = window[window.length - 1]!.seq === session.stoppedSeq;
-      const read = await this.read(projectId, sessionId, { window, stopped }, session.cursor, written, report);
+      // A window that reaches where the session ended holds the end of its last turn, however
+      // the window was cut.
+      const ended = window[window.length - 1]!.seq === session.endedSeq;
+      const read = await this.read(projectId, sessionId, { window, ended }, session.cursor, written, report);
       const { output, context } = read;
 
       const index = new EvidenceIndex([...context, ...window]);
@@ -190,7 +191,7 @@ export class EnrichmentService {
   private async read(
     projectId: string,
     sessionId: string,
-    { window, stopped }: { window: EngineEvent[]; stopped: boolean },
+    { window, ended }: { window: EngineEvent[]; ended: boolean },
     cursor: number,
     written: { cursor: number; events: EngineEvent[] } | undefined,
     report: EnrichmentReport,
@@ -222,6 +223,6 @@ export class EnrichmentService {
     );
     // The project's live items, so a point said again in a later window reinforces its item.
     const hints = await this.items.liveHints(projectId, HINT_POOL);
-    return { engine: 'local', output: await this.local.extract({ events: window, context, hints, stopped }), context };
+    return { engine: 'local', output: await this.local.extract({ events: window, context, hints, ended }), context };
   }
 }

@@ -265,29 +265,12 @@ describe('POST /api/v2/sessions/:sessionId/complete', () => {
 
     const session = await ctx.database.db
       .selectFrom('sessions')
-      .select(['completed_at', 'stopped_seq', 'last_event_seq'])
+      .select(['completed_at', 'ended_seq'])
       .where('external_id', '=', 'sess-done')
       .executeTakeFirstOrThrow();
     expect(session.completed_at).toBeInstanceOf(Date);
-    // Where its last turn ended: enrichment reads a turn that ends there on a tool's event.
-    expect(session.stopped_seq).toBe(session.last_event_seq);
-  });
-
-  it('moves where the session stopped to its newest event each time, keeping when it first completed', async () => {
-    const stops = () =>
-      ctx.database.db
-        .selectFrom('sessions')
-        .select(['completed_at', 'stopped_seq'])
-        .where('external_id', '=', 'sess-stops')
-        .executeTakeFirstOrThrow();
-    const complete = () =>
-      request(`${ctx.server.url}/api/v2/sessions/sess-stops/complete`, { key: ctx.project.apiKey, method: 'POST' });
-    await post({ sessionId: 'sess-stops', events: [event(), event()] });
-    await complete();
-    const first = await stops();
-    await post({ sessionId: 'sess-stops', events: [event()] });
-    await complete();
-    expect(await stops()).toEqual({ completed_at: first.completed_at, stopped_seq: first.stopped_seq! + 1 });
+    // Completed at a turn's end, not ended: more of the session may come.
+    expect(session.ended_seq).toBeNull();
   });
 
   it('completing twice with nothing new adds no second job', async () => {

@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
+  completeSessionBodySchema,
   eventBatchSchema,
   isBatchSizeIssue,
   sessionParamsSchema,
   type AcceptedBatch,
+  type CompleteSessionBody,
   type EventBatch,
 } from '@memex/domain';
 import { ProjectId, ProjectKeyGuard, ZodPipe } from '@memex/server';
@@ -30,7 +32,8 @@ export class IngestController {
   completeSession(
     @ProjectId() projectId: string,
     @Param(new ZodPipe(sessionParamsSchema)) params: { sessionId: string },
+    @Body(new ZodPipe(completeSessionBodySchema)) body: CompleteSessionBody,
   ): Promise<{ sessionId: string; enqueued: boolean }> {
-    return this.ingest.complete(projectId, params.sessionId);
+    return this.ingest.complete(projectId, params.sessionId, body.ended);
   }
 }

@@ -88,7 +88,14 @@ describe('IngestService.complete', () => {
       sessionId: 'claude-session-1',
       enqueued: true,
     });
-    expect(sessions.markCompleted).toHaveBeenCalledWith('S1', expect.any(Date));
+    expect(sessions.markCompleted).toHaveBeenCalledWith('S1', expect.any(Date), false);
+    expect(enqueuer.now).toHaveBeenCalledWith({ projectId: PROJECT, sessionId: 'S1' }, 42, 'complete');
+  });
+
+  it('says the session ended when its client says so, and enqueues it the same way', async () => {
+    const { service, sessions, enqueuer } = setUp();
+    await service.complete(PROJECT, 'claude-session-1', true);
+    expect(sessions.markCompleted).toHaveBeenCalledWith('S1', expect.any(Date), true);
     expect(enqueuer.now).toHaveBeenCalledWith({ projectId: PROJECT, sessionId: 'S1' }, 42, 'complete');
   });
 

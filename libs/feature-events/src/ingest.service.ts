@@ -28,14 +28,18 @@ export class IngestService {
     return { accepted: stored.accepted, duplicates: stored.duplicates };
   }
 
-  async complete(projectId: string, externalSessionId: string): Promise<{ sessionId: string; enqueued: boolean }> {
+  async complete(
+    projectId: string,
+    externalSessionId: string,
+    ended = false,
+  ): Promise<{ sessionId: string; enqueued: boolean }> {
     const session = await this.sessions.findByExternalId(projectId, externalSessionId);
     if (!session) {
       throw new DomainError('SESSION_NOT_FOUND', `no session ${externalSessionId} in this project`, {
         sessionId: externalSessionId,
       });
     }
-    const completed = await this.sessions.markCompleted(session.id, new Date());
+    const completed = await this.sessions.markCompleted(session.id, new Date(), ended);
     const outcome = await this.enqueuer.now({ projectId, sessionId: session.id }, completed.lastEventSeq, 'complete');
     // True when a job for the session's current state exists now: added, or already waiting.
     return { sessionId: externalSessionId, enqueued: outcome === 'added' || outcome === 'pending' };

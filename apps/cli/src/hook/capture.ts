@@ -76,6 +76,9 @@ export async function captureTranscript(
       });
     }
   }
-  if (completesSession(event)) await spool.add({ kind: 'complete', sessionId });
+  // SessionEnd is the one that says the session is over: a turn it leaves mid-work is done.
+  if (completesSession(event)) {
+    await spool.add({ kind: 'complete', sessionId, ...(event === 'SessionEnd' ? { ended: true as const } : {}) });
+  }
   return { events, dropped, ...(redactionProblem ? { redactionProblem } : {}) };
 }

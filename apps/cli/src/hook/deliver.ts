@@ -21,7 +21,7 @@ async function send(http: MemexHttp, entry: SpoolEntry, timeoutMs: number): Prom
     });
   } else {
     await http.call('POST', `/api/v2/sessions/${encodeURIComponent(entry.sessionId)}/complete`, {
-      body: {},
+      body: entry.ended ? { ended: true } : {},
       timeoutMs,
     });
   }

@@ -8,7 +8,7 @@ import { keyDigest } from './key-digest';
 /** One request to send: a batch of a session's events, or the session's completion. */
 export type SpoolEntry = (
   | { kind: 'events'; sessionId: string; branch?: string; events: RawEventInput[] }
-  | { kind: 'complete'; sessionId: string }
+  | { kind: 'complete'; sessionId: string; ended?: true }
 ) & {
   /** Times the server answered it with a 5xx: an entry it can never take must not block the rest. */
   failures?: number;

@@ -73,7 +73,10 @@ async function importTranscript(api: Api, file: string, redactor: Redactor): Pro
       result.accepted += accepted.accepted;
       result.duplicates += accepted.duplicates;
     }
-    if (result.accepted > 0) await api.post(`/api/v2/sessions/${encodeURIComponent(sessionId)}/complete`, {});
+    // A transcript imported whole has ended: its last turn is read, however it stops.
+    if (result.accepted > 0) {
+      await api.post(`/api/v2/sessions/${encodeURIComponent(sessionId)}/complete`, { ended: true });
+    }
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     throw new CliError(

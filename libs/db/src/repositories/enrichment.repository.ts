@@ -26,14 +26,14 @@ export class EnrichmentRepository {
   async session(
     projectId: string,
     sessionId: string,
-  ): Promise<{ cursor: number; lastEventSeq: number; stoppedSeq: number | null } | undefined> {
+  ): Promise<{ cursor: number; lastEventSeq: number; endedSeq: number | null } | undefined> {
     const row = await this.db
       .selectFrom('sessions')
-      .select(['enrichment_cursor', 'last_event_seq', 'stopped_seq'])
+      .select(['enrichment_cursor', 'last_event_seq', 'ended_seq'])
       .where('id', '=', sessionId)
       .where('project_id', '=', projectId)
       .executeTakeFirst();
-    return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq, stoppedSeq: row.stopped_seq };
+    return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq, endedSeq: row.ended_seq };
   }
 
   /**

@@ -32,10 +32,14 @@ export class SessionRepository {
     return row && toSession(row);
   }
 
-  async markCompleted(sessionId: string, at: Date): Promise<Session> {
+  /** Completed: enrich what it has now. Ended (the session is over): its newest event is where it ended. */
+  async markCompleted(sessionId: string, at: Date, ended = false): Promise<Session> {
     const row = await this.db
       .updateTable('sessions')
-      .set({ completed_at: sql<Date>`coalesce(completed_at, ${at})`, stopped_seq: sql<number>`last_event_seq` })
+      .set({
+        completed_at: sql<Date>`coalesce(completed_at, ${at})`,
+        ...(ended ? { ended_seq: sql<number>`last_event_seq` } : {}),
+      })
       .where('id', '=', sessionId)
       .returningAll()
       .executeTakeFirstOrThrow();

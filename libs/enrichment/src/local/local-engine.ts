@@ -123,14 +123,14 @@ export function readWindow(
   events: readonly EngineEvent[],
   context: readonly EngineEvent[] = [],
   hints: readonly ExistingHint[] = [],
-  stopped = false,
+  ended = false,
 ): { candidates: CandidateItem[]; retracted: string[] } {
   const tags: Proposal[] = [];
   for (const event of events) {
     if (event.type !== 'prompt' && event.type !== 'response' && event.type !== 'note') continue;
     for (const marker of memoryTags(humanText(event.content))) tags.push(fromTag(marker, event));
   }
-  const turns = turnsOf(context, events, stopped);
+  const turns = turnsOf(context, events, ended);
   const rejected = rejectedClosings(turns);
   const choices = dialogueChoices(turns);
   const proposals: Proposal[] = [...choices.values()];
@@ -169,7 +169,7 @@ export class LocalEngine implements EnrichmentEngine {
   readonly name = 'local' as const;
 
   async extract(input: EngineInput): Promise<EngineOutput> {
-    const { candidates, retracted } = readWindow(input.events, input.context, input.hints, input.stopped);
+    const { candidates, retracted } = readWindow(input.events, input.context, input.hints, input.ended);
     return { candidates, retracted, usage: NO_USAGE, calls: 0 };
   }
 }

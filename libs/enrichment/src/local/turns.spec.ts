@@ -19,7 +19,7 @@ describe('a turn', () => {
     expect(readWindow(endsMidWork().events()).candidates).toEqual([]);
   });
 
-  it('is over where the session stopped, even on a tool’s event, and is read then', () => {
+  it('is over where the session ended, even on a tool’s event, and is read then', () => {
     const events = endsMidWork().events();
     expect(turnsOf([], events, true).map((t) => t.closed)).toEqual([true]);
     const [note] = readWindow(events, [], [], true).candidates;
@@ -27,8 +27,12 @@ describe('a turn', () => {
     expect(`${note!.title} ${note!.facts}`).toContain('two WindowManager blocks');
   });
 
-  it('ends where the next prompt starts, whether or not the session stopped', () => {
-    const events = endsMidWork().prompt('now push the branch please').say('Pushed.').events();
-    expect(turnsOf([], events).map((t) => t.closed)).toEqual([true, true]);
+  it('ends where the next prompt starts; only the last turn waits for the session to end', () => {
+    const events = endsMidWork()
+      .prompt('now push the branch please')
+      .bash('git push', 'Everything up-to-date')
+      .events();
+    expect(turnsOf([], events).map((t) => t.closed)).toEqual([true, false]);
+    expect(turnsOf([], events, true).map((t) => t.closed)).toEqual([true, true]);
   });
 });

@@ -19,7 +19,7 @@ export interface Turn {
   inWindow: boolean;
   /**
    * The turn has ended: a later prompt follows, the window stops on text, not mid-work, or the
-   * session stopped where the window ends.
+   * session ended where the window ends.
    */
   closed: boolean;
 }
@@ -49,7 +49,7 @@ const WORK_TYPES = new Set(['tool_call', 'tool_result', 'command', 'file_edit', 
  * comes first, out of the window, when the window opens with a prompt (its closing message
  * may hold the options that prompt answers).
  */
-export function turnsOf(context: readonly EngineEvent[], window: readonly EngineEvent[], stopped = false): Turn[] {
+export function turnsOf(context: readonly EngineEvent[], window: readonly EngineEvent[], ended = false): Turn[] {
   const inWindow = new Set(window);
   const turns: Turn[] = [];
   let current: Turn = { events: [], promptInWindow: false, inWindow: false, closed: false };
@@ -81,8 +81,8 @@ export function turnsOf(context: readonly EngineEvent[], window: readonly Engine
     }
   }
   const last = window[window.length - 1];
-  // Mid-work, more of the turn may come; once the session has stopped there, none will.
-  current.closed = last !== undefined && (stopped || !WORK_TYPES.has(last.type));
+  // Mid-work, more of the turn may come; once the session has ended there, none will.
+  current.closed = last !== undefined && (ended || !WORK_TYPES.has(last.type));
   turns.push(current);
   const kept = turns.filter((t) => t.prompt || t.events.length > 0);
   const first = kept.findIndex((t) => t.inWindow);

@@ -1,0 +1,59 @@
+import { EventsModule } from '@memex/feature-events';
+import { event, request, type ErrorBody } from '../../../test/support/http';
+import { useTestApp } from '../../../test/support/use-test-app';
+
+const ctx = useTestApp([EventsModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' } });
+
+const post = (body: unknown) => request(`${ctx.server.url}/api/v2/events`, { key: ctx.project.apiKey, body });
+
+/** `ended` on completing: the session is over, and a last turn left mid-work is read as it is. */
+describe('POST /api/v2/sessions/:sessionId/complete with a body', () => {
+  it('records where a session ended when told so, at its newest event, keeping when it first completed', async () => {
+    const ends = () =>
+      ctx.database.db
+        .selectFrom('sessions')
+        .select(['completed_at', 'ended_seq', 'last_event_seq'])
+        .where('external_id', '=', 'sess-ends')
+        .executeTakeFirstOrThrow();
+    const complete = (body: object) =>
+      request(`${ctx.server.url}/api/v2/sessions/sess-ends/complete`, {
+        key: ctx.project.apiKey,
+        method: 'POST',
+        body,
+      });
+    await post({ sessionId: 'sess-ends', events: [event(), event()] });
+    expect((await complete({ ended: false })).status).toBe(202);
+    const first = await ends();
+    expect(first.ended_seq).toBeNull();
+    expect((await complete({ ended: true })).status).toBe(202);
+    expect(await ends()).toEqual({ ...first, ended_seq: first.last_event_seq });
+    // Resumed and ended again: where it ended moves with it.
+    await post({ sessionId: 'sess-ends', events: [event()] });
+    await complete({ ended: true });
+    expect(await ends()).toEqual({
+      completed_at: first.completed_at,
+      ended_seq: first.last_event_seq + 1,
+      last_event_seq: first.last_event_seq + 1,
+    });
+  });
+
+  it.each([
+    ['a field it does not know', { done: true }],
+    ['ended that is not a boolean', { ended: 'yes' }],
+  ])('answers a body with %s with 400, naming the field, and completes nothing', async (_label, body) => {
+    await post({ sessionId: 'sess-bad-end', events: [event()] });
+    const res = await request(`${ctx.server.url}/api/v2/sessions/sess-bad-end/complete`, {
+      key: ctx.project.apiKey,
+      method: 'POST',
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).error).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const session = await ctx.database.db
+      .selectFrom('sessions')
+      .select(['completed_at', 'ended_seq'])
+      .where('external_id', '=', 'sess-bad-end')
+      .executeTakeFirstOrThrow();
+    expect(session).toEqual({ completed_at: null, ended_seq: null });
+  });
+});
