@@ -37,6 +37,21 @@ describe('the reasons a prompt gives', () => {
     });
   });
 
+  it('end where their list or paragraph does: what follows them is the rest of the prompt', () => {
+    expect(
+      reasonsGiven(
+        'use pnpm for installs in CI\r\nWhy:\r\nThe lockfile is pnpm’s\r\n\r\nNever push to main directly, please.\r\n\r\nSteps:\r\n- a\r\n- b',
+      ),
+    ).toMatchObject({
+      reasons: ['The lockfile is pnpm’s'],
+      rest: expect.stringMatching(/^Never push to main directly/),
+    });
+    expect(reasonsGiven('rename foo to bar\nwhy:\n- clearer\nNever push directly to the main branch.')).toMatchObject({
+      reasons: ['clearer'],
+      rest: 'Never push directly to the main branch.',
+    });
+  });
+
   it('are none without a lead line outside code, or without a request before it', () => {
     expect(reasonsGiven('rename it\nwhy\n- it fits')).toBeUndefined();
     expect(reasonsGiven('the config:\n```yaml\nreason:\n  - 42\n```')).toBeUndefined();

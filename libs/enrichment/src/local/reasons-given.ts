@@ -25,11 +25,13 @@ const HEADING = /^[^.!?:;]{1,60}$/;
 /**
  * "rename /whats-next to /vamp\nrationale:\n\n  The case for vamp\n\n  - Jazz-native: …": the
  * request, its reasons and what follows them. A lead inside a code block is code, not a lead.
- * The reasons end where their list does (a blank line, then a line that is no item) or, with no
- * list, with their paragraph.
+ * The reasons are a list when the first line under the lead (past a line heading them) is an
+ * item, and end where it does: at a line that is no item and does not go on with one (a wrapped
+ * line starts in lower case, after an item that has not ended its sentence). Otherwise they are
+ * the paragraph under the lead.
  */
 export function reasonsGiven(prompt: string): ReasonsGiven | undefined {
-  const lines = prompt.split('\n');
+  const lines = prompt.split(/\r?\n/);
   let inFence = false;
   const lead = lines.findIndex((line) => {
     if (FENCE.test(line)) inFence = !inFence;
@@ -39,33 +41,35 @@ export function reasonsGiven(prompt: string): ReasonsGiven | undefined {
   const request = lines.slice(0, lead).join('\n').trim();
   if (!request) return undefined;
 
-  const hasList = lines.slice(lead + 1).some((l) => LIST_ITEM.test(l));
+  const content = lines.slice(lead + 1).map((l, k) => ({ text: l.trim(), at: lead + 1 + k }));
+  const filled = content.filter((l) => l.text);
+  const first = filled[0];
+  const afterHeading = first && HEADING.test(first.text) && !LIST_ITEM.test(first.text) ? filled[1] : undefined;
+  const list = first && (LIST_ITEM.test(first.text) || (afterHeading && LIST_ITEM.test(afterHeading.text)));
   const reasons: string[] = [];
-  let n = lead + 1;
-  let inList = false;
-  let blank = false;
-  for (; n < lines.length; n += 1) {
-    const line = lines[n]!.trim();
-    if (!line) {
-      blank = true;
-      // With no list, the reasons are the first paragraph.
-      if (!hasList && reasons.length > 0) break;
-      continue;
+  let end = lines.length;
+  if (list) {
+    const start = LIST_ITEM.test(first.text) ? first.at : afterHeading!.at;
+    for (const { text, at } of content.filter((l) => l.at >= start && l.text)) {
+      const last = reasons[reasons.length - 1];
+      if (LIST_ITEM.test(text)) reasons.push(text.replace(LIST_ITEM, ''));
+      else if (last !== undefined && !/[.!?]$/.test(last) && /^[a-z0-9`(]/.test(text) && lines[at - 1]!.trim())
+        reasons[reasons.length - 1] = `${last} ${text}`;
+      else {
+        end = at;
+        break;
+      }
     }
-    if (LIST_ITEM.test(line)) {
-      reasons.push(line.replace(LIST_ITEM, ''));
-      inList = true;
-    } else if (inList) {
-      // A wrapped line goes on with its item; after a blank line, a line that is no item ends the list.
-      if (blank) break;
-      reasons[reasons.length - 1] += ` ${line}`;
-    } else if (!(hasList && HEADING.test(line))) {
-      if (hasList) reasons.push(line);
-      else if (reasons.length > 0 && !blank) reasons[reasons.length - 1] += ` ${line}`;
-      else reasons.push(line);
-    }
-    blank = false;
+  } else if (first) {
+    const blank = content.find((l) => l.at > first.at && !l.text);
+    end = blank ? blank.at : lines.length;
+    reasons.push(
+      content
+        .filter((l) => l.at >= first.at && l.at < end)
+        .map((l) => l.text)
+        .join(' '),
+    );
   }
   if (reasons.length === 0) return undefined;
-  return { request, reasons, rest: lines.slice(n).join('\n').trim() };
+  return { request, reasons, rest: lines.slice(end).join('\n').trim() };
 }

@@ -120,19 +120,30 @@ describe('the person’s rules', () => {
     ]);
   });
 
-  it('takes no choice from a request that is no rule, with reasons or not, nor from a lead inside code', () => {
+  it('takes no choice from a request that is no rule or the task’s next step, with reasons or not', () => {
     for (const prompt of [
       'fix the failing test\nwhy:\n- it blocks CI',
       'revert the last commit\n## Why\n- it broke the release build',
       'The tests fail on CI\nReason:\n- missing env var',
       'can you rename /whats-next to /vamp?\nwhy:\n- it fits the music theme',
+      'rename /whats-next to /vamp. What do you think?\nrationale:\n- it fits the music theme',
       'I think we should use redis\nreasoning:\n- it is faster than rebuilding the cache',
-      'never mind\nwhy:\n- not needed',
-      'the deploy fails with this config\n```yaml\nreason:\n  code: 42\n```',
+      'never mind, forget about the rename\nwhy:\n- not needed after all',
+      'use the debugger to find out why the export fails\nwhy:\n- the logs say nothing',
+      'switch to the main branch and pull\nwhy:\n- the fix landed there',
+      'move the button 10px to the left\nwhy:\n- it overlaps the logo',
+      'keep going with the remaining failing tests\nwhy:\n- we are close',
       // A bare "why" asks; it leads nothing.
       'rename /whats-next to /vamp\nwhy\n- it fits the music theme',
     ])
       expect({ prompt, rules: userRules(prompt) }).toEqual({ prompt, rules: [] });
+  });
+
+  it('takes a lead inside a code block for code: the prompt is read as any prompt is', () => {
+    const [rule, ...more] = userRules("let's use pnpm instead of npm in CI\n```yaml\nwhy:\n  - cached: true\n```");
+    expect(more).toEqual([]);
+    expect(rule).toMatchObject({ type: 'Decision', text: "Let's use pnpm instead of npm in CI" });
+    expect(rule!.reason).toBeUndefined();
   });
 
   it('reads the rest of an argued prompt as any prompt is, and never its reasons', () => {

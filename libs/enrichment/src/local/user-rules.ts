@@ -109,10 +109,10 @@ export function userRules(prompt: string): UserRule[] {
   if (HANDS_ON_A_REVIEW.test(prompt) || REVIEW_COMMENT.test(prompt)) return [];
   const argued = reasonsGiven(prompt);
   if (!argued) return rulesIn(prompt);
-  // The reasons are why, not rules of their own; what the prompt says around them is read as any prompt is.
-  const choice = arguedChoice(argued);
-  const around = choice ? sentences(argued.request).slice(1).join(' ') : argued.request;
-  return [...(choice ? [choice] : []), ...rulesIn(`${around}\n\n${argued.rest}`)];
+  // The reasons are why, not rules of their own; what the prompt says before and after them is
+  // read as any prompt is, each part on its own.
+  const { choice, besides } = arguedChoice(argued);
+  return [...(choice ? [choice] : []), ...rulesIn(besides), ...rulesIn(argued.rest)];
 }
 
 function rulesIn(text: string): UserRule[] {
@@ -120,8 +120,9 @@ function rulesIn(text: string): UserRule[] {
   const rules: Array<UserRule & { at: number }> = [];
   all.forEach((quote, i) => {
     const text = statement(quote);
-    const kind = text === undefined ? undefined : ruleKind(text);
-    if (text === undefined || !kind) return;
+    if (text === undefined) return;
+    const kind = ruleKind(text);
+    if (!kind) return;
     const around = all
       .slice(Math.max(0, i - 1), i + 2)
       .map(cleanSentence)
@@ -164,10 +165,13 @@ function ruleKind(text: string): Pick<UserRule, 'type' | 'strength'> | undefined
 
 /**
  * A change to how the project is shaped, asked for outright: with reasons given for it
- * ("rename /whats-next to /vamp" / "rationale: …"), the person has chosen it. Not the task's
- * next step ("fix the failing test", "revert the last commit"), reasons or not.
+ * ("rename /whats-next to /vamp" / "rationale: …"), the person has chosen it. It names what
+ * becomes what: rename X to Y, replace X with Y, switch or migrate from X to Y, use X instead of
+ * Y. Not the task's next step ("fix the failing test", "switch to the main branch and pull",
+ * "move the button 10px to the left"), reasons or not.
  */
-const ARGUED_CHANGE = /^(?:please\s+)?(?:let'?s\s+)?(?:rename|switch|move|replace|use|drop|keep|adopt|migrate)\b/i;
+const ARGUED_CHANGE =
+  /^(?:please\s+)?(?:let'?s\s+)?(?:rename\s+\S+(?:\s+\S+){0,3}\s+(?:to|as)\s|replace\s.+\swith\s|(?:switch|migrate|move)\s+(?:\S+\s+){0,4}?from\s.+\sto\s|use\s.+\s(?:instead of|rather than)\s)/i;
 /** How much of the person's reasons a choice keeps: the first of them, and what else fits whole. */
 const REASONS_CHARS = 300;
 
@@ -176,14 +180,16 @@ const REASONS_CHARS = 300;
  * request of a sentence or two the person argues for is one choice, with its reasons as its
  * rationale; a request that is no rule ("fix the failing test / why: …") is none.
  */
-function arguedChoice({ request, reasons }: ReasonsGiven): UserRule | undefined {
+function arguedChoice({ request, reasons }: ReasonsGiven): { choice?: UserRule; besides: string } {
   const said = sentences(request);
-  if (said.length === 0 || said.length > 2 || request.length > 300) return undefined;
+  const none = { besides: request };
+  // A question asks for an answer, wherever it stands in the request.
+  if (said.length === 0 || said.length > 2 || request.length > 300 || /\?/.test(request)) return none;
   const text = statement(said[0]!);
-  if (text === undefined) return undefined;
+  if (text === undefined) return none;
   const kind =
     ruleKind(text) ?? (ARGUED_CHANGE.test(text) && !HEDGED.test(text) ? { type: 'Decision', strength: 8 } : undefined);
-  if (!kind) return undefined;
+  if (!kind) return none;
   // Whole reasons, as many as fit: the first always, a long one as its leading clause.
   const [first, ...others] = reasons.map(cleanSentence);
   let reason = leadingClause(first!, REASONS_CHARS);
@@ -191,7 +197,10 @@ function arguedChoice({ request, reasons }: ReasonsGiven): UserRule | undefined 
     if (reason.length + more.length + 2 > REASONS_CHARS) break;
     reason = `${reason}; ${more}`;
   }
-  return { ...kind, text, quote: said[0]!, context: cleanSentence(request), reason };
+  return {
+    choice: { ...kind, text, quote: said[0]!, context: cleanSentence(request), reason },
+    besides: said.slice(1).join(' '),
+  };
 }
 
 /** A rule against something: "we don't want …", "never …", "avoid …". */
