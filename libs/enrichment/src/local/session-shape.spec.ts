@@ -112,6 +112,8 @@ describe('a conclusion the person rejects', () => {
       // The cause named against the one concluded.
       'the real problem is the proxy timeout, not the commit',
       'the root cause was the runner image, not the older commit.',
+      // One word shared with the closing ("ci") does not make the named cause the closing's.
+      'the problem is the CI cache on the runner, not the older commit',
     ]) {
       const events = session()
         .prompt('why is this happy locally but failing in ci?')
@@ -145,6 +147,11 @@ describe('a conclusion the person rejects', () => {
       'the bug is in the parser, not the lexer. Please fix the parser next',
       'the problem is the flaky runner, not sure why though',
       'the issue is the older commit, not only the runner: pin it',
+      // The cause the closing named, named again.
+      'the problem was the older commit on the runner, not the proxy. pin it',
+      // Exclamations, not a "no".
+      'oh no, I forgot to mention the deploy step also needs node 18',
+      'oh, same thing happens in the release workflow, fix it there too',
     ]) {
       const events = turns().prompt(reply).say('Okay.').events();
       expect({ reply, retracted: readWindow(events).retracted }).toEqual({ reply, retracted: [] });
@@ -164,6 +171,12 @@ describe('a conclusion the person rejects', () => {
     const { retracted, candidates } = readWindow(events);
     expect(retracted).toHaveLength(1);
     expect(candidates.map((c) => c.title).join('\n')).not.toContain('Every `db:generate` run');
+    // Opened with a "no" that answers the closing's question: still the cause named against it.
+    const [prompt] = events.filter((e) => e.content.startsWith('ah.'));
+    const no = events.map((e) =>
+      e === prompt ? { ...e, content: 'no, the issue is the linter/formatter, not db:generate.' } : e,
+    );
+    expect(readWindow(no).retracted).toHaveLength(1);
   });
 
   it('is dropped when "this should work now" is answered with the same command failing, pasted back', () => {

@@ -116,7 +116,7 @@ export function currentTurn(before: readonly EngineEvent[]): EngineEvent[] {
 }
 
 /** The words a prompt may open with before it says anything: "ok. uh.", "hmm,", "ah.". */
-const OPENERS = String.raw`(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|oh|well|wait)[.,!]*\s+)*`;
+const OPENERS = String.raw`(?:(?:ok(?:ay)?|uh+|um+|hm+|ah+|well|wait)[.,!]*\s+)*`;
 
 /** The person saying the last answer was wrong: "ok. uh. no.", "that didn't work", "still failing". */
 const REJECTS = new RegExp(
@@ -187,7 +187,8 @@ function pastesFailure(prompt: string, closing: string): boolean {
  * the lexer" after a closing about something else starts a new task.
  */
 const ANOTHER_CAUSE = new RegExp(
-  String.raw`^${OPENERS}the (?:real |actual |root )?(?:issue|problem|cause|culprit|bug)(?:'s| is| was) ` +
+  // "oh, the issue …", "no, the issue …": said before a cause named, they are no exclamation of their own.
+  String.raw`^${OPENERS}(?:(?:oh|no|nope)[.,!]*\s+)?the (?:real |actual |root )?(?:issues?|problems?|causes?|culprits?|bugs?)(?:['’]s| is| was| are| were) ` +
     String.raw`((?:[^.?!\n;]|\.(?=\S)){1,80}?),? not (?!only\b|just\b|sure\b)((?:[^.?!\n;,]|\.(?=\S)){1,60})`,
   'i',
 );
@@ -196,8 +197,12 @@ function namesAnotherCause(prompt: string, closing: string): boolean {
   const named = ANOTHER_CAUSE.exec(prompt.trim());
   if (!named) return false;
   const said = new Set(significantWords(closing));
-  const mentioned = (text: string) => significantWords(text).some((w) => said.has(w));
-  return mentioned(named[2]!) && !mentioned(named[1]!);
+  const share = (text: string) => {
+    const words = significantWords(text);
+    return words.length === 0 ? 0 : words.filter((w) => said.has(w)).length / words.length;
+  };
+  // A word the two share ("ci", "config") does not make the named cause the closing's own.
+  return share(named[2]!) > 0 && share(named[1]!) < 0.5;
 }
 
 function rejects(prompt: string, closing: string): boolean {
