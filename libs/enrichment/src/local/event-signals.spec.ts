@@ -41,10 +41,12 @@ describe('what a command printed', () => {
 });
 
 describe('where a fix went, from the files its turn changed', () => {
-  it('is the code among them: docs, changelogs and lockfiles hold no fix', () => {
-    expect(
-      filesOfAFix(['CHANGELOG.md', 'docs/export.md', 'src/export/job.ts', 'package-lock.json', 'bun.lock']),
-    ).toEqual(['src/export/job.ts']);
+  it('is the code among them: docs and changelogs hold no fix', () => {
+    expect(filesOfAFix(['CHANGELOG.md', 'docs/export.md', 'LICENSE', 'src/export/job.ts'])).toEqual([
+      'src/export/job.ts',
+    ]);
+    // Code that only names them is code.
+    expect(filesOfAFix(['src/license-check.ts', 'src/changelog.ts', 'ui/ChangelogView.tsx'])).toHaveLength(3);
   });
 
   it('is no file when the turn changed more code than a fix names', () => {

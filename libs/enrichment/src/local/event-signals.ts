@@ -3,7 +3,7 @@ import type { EngineEvent } from '../candidate';
 import { checkOf } from './check-commands';
 
 const LOCKFILES =
-  /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|Gemfile\.lock|go\.sum)$/;
+  /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Gemfile\.lock|go\.sum)$/;
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
@@ -23,7 +23,6 @@ export function inputField(event: EngineEvent, key: string): unknown {
   return input && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
 }
 
-/** The file an event edited, if it is an edit worth remembering (not a lockfile, not a one-line touch). */
 /**
  * A test file: a failing test written first reproduces the bug, and its run failing is the
  * symptom, as a failure met before any edit is.
@@ -36,8 +35,8 @@ export function editedFiles(events: readonly EngineEvent[]): string[] {
   return [...new Set(events.map(editedFile).filter((f): f is string => f !== undefined))];
 }
 
-/** Files that say what the code does, not what was done to it: docs, changelogs, lockfiles are not where a fix is. */
-const NOT_CODE = /\.(?:md|mdx|txt|rst|lock)$|(?:^|\/)(?:CHANGELOG|LICENSE)[^/]*$|(?:^|\/)package-lock\.json$/i;
+/** Prose about the project, not its code: docs and changelogs are not where a fix is (lockfiles are no edit at all). */
+const NOT_CODE = /\.(?:md|mdx|txt|rst)$|(?:^|\/)(?:CHANGELOG|CHANGES|LICENSE|COPYING)$/;
 /** More files than this changed is a broad change: which of them holds the fix is not told. */
 const MAX_FIX_FILES = 4;
 
@@ -47,6 +46,7 @@ export function filesOfAFix(edits: readonly string[]): string[] {
   return code.length <= MAX_FIX_FILES ? code : [];
 }
 
+/** The file an event edited, if it is an edit worth remembering (not a lockfile, not a one-line touch). */
 export function editedFile(event: EngineEvent): string | undefined {
   const tool = str(meta(event, 'tool'));
   const isEdit =

@@ -48,12 +48,14 @@ describe('a finding alone in its paragraph', () => {
 
 describe('where a finding applies', () => {
   // Real (obsessiondb-chkit): the cause names no file; the files the turn changed fix it.
-  const fixed = (cause: string) =>
+  const FIXED = ['packages/core/src/planner.ts', 'packages/cli/src/bin/commands/generate/plan-pipeline.ts'];
+  const fixed = (cause: string, edits = FIXED) =>
     extract(
-      session()
-        .prompt('mvs are defined before tables in the generated scripts, which breaks the runs')
-        .edit('packages/core/src/planner.ts')
-        .edit('packages/cli/src/bin/commands/generate/plan-pipeline.ts')
+      edits
+        .reduce(
+          (s, file) => s.edit(file),
+          session().prompt('mvs are defined before tables in the generated scripts, which breaks the runs'),
+        )
         .say(
           `All tests pass. Here's a summary of the fix:\n\n**Root cause:** ${cause} The tie-breaker was the key, and \`materialized_view\` sorts before \`table\`.\n\n**Fix:** both sorts now rank tables first, then views, then materialized views.`,
         )
@@ -62,11 +64,16 @@ describe('where a finding applies', () => {
         .say('Created the PR: https://github.com/obsessiondb/chkit/pull/34. Tables are now created before views.'),
     ).find((i) => i.title.startsWith('Root cause'));
 
-  it('is the files the turn changed, for a cause or fix that names none', () => {
-    expect(fixed('Two sort functions gave every create operation the same rank.')?.files).toEqual([
-      'packages/core/src/planner.ts',
-      'packages/cli/src/bin/commands/generate/plan-pipeline.ts',
-    ]);
+  const TWO_SORTS = 'Two sort functions gave every create operation the same rank.';
+
+  it('is the code the turn changed, for a cause or fix that names none', () => {
+    expect(fixed(TWO_SORTS)?.files).toEqual(FIXED);
+    expect(fixed(TWO_SORTS, [...FIXED, 'CHANGELOG.md', 'docs/migrations.md'])?.files).toEqual(FIXED);
+  });
+
+  it('is no file when the turn changed more code than a fix names', () => {
+    const many = ['a', 'b', 'c', 'd', 'e'].map((f) => `packages/core/src/${f}.ts`);
+    expect(fixed(TWO_SORTS, many)?.files).toEqual([]);
   });
 
   it('is the files a finding names, when it names some', () => {
