@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrainApiModule } from '../../apps/brain-api/src';
@@ -190,6 +190,9 @@ describe('memex import', () => {
   it('sends the transcripts of a folder as the hooks would, and sends nothing new the second time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memex-import-'));
     copyFileSync(FIXTURE, join(dir, `${SESSION}.jsonl`));
+    // Last written an hour ago: the session is over.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dir, `${SESSION}.jsonl`), anHourAgo, anHourAgo);
     // A subagent's transcript and other files are not sessions.
     writeFileSync(join(dir, 'agent-1f2e.jsonl'), '{"type":"user","uuid":"a","message":{"content":"x"}}\n');
     writeFileSync(join(dir, 'notes.txt'), 'not a transcript');
@@ -210,7 +213,7 @@ describe('memex import', () => {
       .executeTakeFirstOrThrow();
     expect(session.completed_at).not.toBeNull();
     expect(session.branch).toBe('main');
-    // A transcript imported whole has ended: its last turn is read however it stops.
+    // A transcript not written for a while has ended: its last turn is read however it stops.
     expect(session.ended_seq).toBe(session.last_event_seq);
 
     const again = await memex(['import', dir, '--json']);
@@ -223,6 +226,29 @@ describe('memex import', () => {
       sessions: [{ sessionId: SESSION, accepted: 0, duplicates: Number(events) }],
     });
     expect(await eventCount()).toBe(after);
+  });
+
+  it('completes a session whose transcript is still being written without saying it ended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memex-import-live-'));
+    const live = 'd1f0c3a2-6e4b-4c8d-9f10-3b5a7c9e2d41';
+    const line = (uuid: string, type: string, content: unknown) =>
+      JSON.stringify({ type, uuid, timestamp: new Date().toISOString(), message: { role: type, content } });
+    writeFileSync(
+      join(dir, `${live}.jsonl`),
+      `${line('0b7e2c1a-1111-4a2b-8c3d-000000000001', 'user', 'add a retry to the export job')}\n${line(
+        '0b7e2c1a-1111-4a2b-8c3d-000000000002',
+        'assistant',
+        [{ type: 'text', text: 'Reading the export job first.' }],
+      )}\n`,
+    );
+    expect(await memex(['import', dir])).toMatchObject({ code: 0, stderr: '' });
+    const session = await ctx.database.db
+      .selectFrom('sessions')
+      .select(['completed_at', 'ended_seq'])
+      .where('external_id', '=', live)
+      .executeTakeFirstOrThrow();
+    expect(session.completed_at).not.toBeNull();
+    expect(session.ended_seq).toBeNull();
   });
 
   it("reads this project's folder under Claude Code's projects by default, and says when there is none", async () => {

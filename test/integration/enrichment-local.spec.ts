@@ -170,3 +170,42 @@ describe('enrichment worker with the local engine', () => {
     expect(session.enrichment_cursor).toBe(session.last_event_seq);
   });
 });
+
+describe('a session that ends mid-work', () => {
+  it('has its last turn read when it ends, after a Stop left the turn open with nothing new', async () => {
+    const complete = (body: object) =>
+      request(`${ctx.server.url}/api/v2/sessions/ends-mid-work/complete`, {
+        key: ctx.project.apiKey,
+        method: 'POST',
+        body,
+      });
+    const events = [
+      rawEvent('prompt', 'the ledger totals drift by a cent, fix it'),
+      rawEvent(
+        'response',
+        'The issue is that floats lose cents when amounts are summed, so `src/ledger/money.ts` will store every amount as integer cents instead.',
+      ),
+      rawEvent('tool_call', 'Edit src/ledger/money.ts', {
+        tool: 'Edit',
+        toolUseId: 'toolu_end',
+        input: { file_path: 'src/ledger/money.ts', old_string: 'a', new_string: 'b' },
+      }),
+    ];
+    await request(`${ctx.server.url}/api/v2/events`, {
+      key: ctx.project.apiKey,
+      body: { sessionId: 'ends-mid-work', events },
+    });
+    // Claude Code's Stop: read now, and the turn, ending on an edit, waits for more.
+    expect((await complete({})).status).toBe(202);
+    const session = await waitForCursor('ends-mid-work');
+    expect(await items(session.id)).toEqual([]);
+    // SessionEnd, with nothing new: the turn is over and read once.
+    expect((await complete({ ended: true })).status).toBe(202);
+    const deadline = Date.now() + 15_000;
+    while ((await items(session.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const [note, ...more] = await items(session.id);
+    expect(more).toEqual([]);
+    expect(note).toMatchObject({ files: ['src/ledger/money.ts'] });
+    expect(`${note!.title} ${note!.facts}`).toContain('integer cents');
+  });
+});

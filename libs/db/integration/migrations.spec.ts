@@ -61,7 +61,7 @@ describe('embedded database bootstrap', () => {
       // Written by a person with no quote: its refs stay.
       await item('A', ['x'], [], []);
       expect(await migrateInProcess(db)).toEqual({
-        applied: ['0019_item_evidence_refs', '0020_session_ends'],
+        applied: ['0019_item_evidence_refs', '0020_session_stops', '0021_session_ends'],
         newer: [],
       });
       const { rows } = await sql<{ id: string; evidence_refs: string[]; merged_from: string[] }>`
@@ -70,6 +70,24 @@ describe('embedded database bootstrap', () => {
         { id: 'A', evidence_refs: ['x'], merged_from: [] },
         { id: 'K', evidence_refs: ['e3', 'e2'], merged_from: ['A'] },
       ]);
+    } finally {
+      await db.destroy();
+    }
+  }, 60_000);
+
+  it('forgets where sessions stopped, which is no end, and keeps room for where they end (0021)', async () => {
+    const db = await createEmbeddedDatabase('memory://');
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+      expect((await migrator.migrateTo('0020_session_stops')).error).toBeUndefined();
+      await sql`insert into projects (id, name) values ('P', 'p')`.execute(db);
+      await sql`
+        insert into sessions (id, project_id, external_id, last_event_at, last_event_seq, stopped_seq)
+        values ('S', 'P', 's', now(), 7, 7)`.execute(db);
+      expect(await migrateInProcess(db)).toEqual({ applied: ['0021_session_ends'], newer: [] });
+      const { rows } = await sql<{ ended_seq: number | null; end_read_seq: number | null }>`
+        select ended_seq, end_read_seq from sessions`.execute(db);
+      expect(rows).toEqual([{ ended_seq: null, end_read_seq: null }]);
     } finally {
       await db.destroy();
     }

@@ -40,6 +40,8 @@ export interface SessionsTable {
   completed_at: NullableTimestamp;
   /** The newest event when the client last said the session ended; written only by SessionRepository.markCompleted. */
   ended_seq: number | null;
+  /** The end enrichment has read as one (its last turn closed); written only by the enrichment window. */
+  end_read_seq: number | null;
 }
 
 /** One run enriching a session at a time; written only by the enrichment repository. */

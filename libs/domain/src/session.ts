@@ -24,11 +24,11 @@ export const sessionParamsSchema = z.strictObject({ sessionId: clientIdSchema })
 /**
  * Completing a session asks for its enrichment now; `ended` says the session is over (Claude
  * Code's SessionEnd, a transcript imported whole), so a last turn that stops on a tool's event
- * is read as it is. A body is optional: `{}` and none complete without ending.
+ * is read as it is. A body is optional: `{}`, `null` and none complete without ending.
  */
 export const completeSessionBodySchema = z
   .strictObject({ ended: z.boolean().optional() })
-  .optional()
+  .nullish()
   .transform((body) => ({ ended: body?.ended ?? false }));
 export type CompleteSessionBody = z.output<typeof completeSessionBodySchema>;
 

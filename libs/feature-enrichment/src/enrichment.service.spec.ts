@@ -87,12 +87,17 @@ function setUp({
   windowEvents?: number;
 } = {}) {
   let cursor = 0;
+  let endReadSeq: number | null = null;
   let races = raceFirst ? 1 : 0;
+  // What the client says later: the session ended at its newest event.
+  const end = () => {
+    endedSeq = events.length;
+  };
   const store = fake<EnrichmentRepository>(
     {
       claimLease: async () => lease,
       releaseLease: async () => undefined,
-      session: async () => ({ cursor, lastEventSeq: events.length, endedSeq }),
+      session: async () => ({ cursor, lastEventSeq: events.length, endedSeq, endReadSeq }),
       eventsAfter: async (_s: string, after: number, limit: number) =>
         events.filter((e) => e.seq > after).slice(0, limit),
       eventsUpTo: async (_s: string, upTo: number) => events.filter((e) => e.seq <= upTo),
@@ -109,6 +114,7 @@ function setUp({
           return { raced: true };
         }
         cursor = ref.newCursor;
+        if (ref.endRead) endReadSeq = ref.newCursor;
         return { raced: false, itemIds: verified.map((_, i) => `I${i}`), ...NO_COUNTS, created: verified.length };
       },
     },
@@ -136,7 +142,7 @@ function setUp({
     ENRICHMENT_MAX_HINTS: 20,
   } as Config;
   const service = new EnrichmentService(store, items, windows, models, metrics, entities, config, pace);
-  return { service, store, windows, entities, models };
+  return { service, store, windows, entities, models, end };
 }
 
 const modelSaid = (...candidates: CandidateItem[]): ModelRead => ({
@@ -182,6 +188,38 @@ describe('EnrichmentService.enrichSession', () => {
     expect(await ended.service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 1 });
     const [, verified] = ended.windows.write.mock.calls[0]!;
     expect(verified[0]!.candidate.files).toEqual(['src/money.ts']);
+  });
+
+  it('reads a last turn an earlier window left open once, when the session ends with nothing new', async () => {
+    // Stop came first: the turn was read mid-work and left open. SessionEnd brings no event.
+    const { service, windows, end } = setUp({ events: MID_WORK });
+    expect(await service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 1, created: 0 });
+    end();
+    expect(await service.enrichSession('P1', 'S1', 'job:2')).toMatchObject({ windows: 1, events: 0, created: 1 });
+    const [ref, verified] = windows.write.mock.calls[1]!;
+    expect(ref).toMatchObject({ expectedCursor: 3, newCursor: 3, endRead: true });
+    expect(verified[0]!.candidate.files).toEqual(['src/money.ts']);
+    // Read once: another job at the same end reads nothing.
+    expect(await service.enrichSession('P1', 'S1', 'job:3')).toMatchObject({ windows: 0 });
+  });
+
+  it('reads nothing more at the end of a session whose last turn closed on text, or that a model reads', async () => {
+    const closed = setUp();
+    await closed.service.enrichSession('P1', 'S1', 'job:1');
+    closed.end();
+    expect(await closed.service.enrichSession('P1', 'S1', 'job:2')).toMatchObject({ windows: 1, created: 0 });
+    const model = setUp({ events: MID_WORK, model: modelSaid() });
+    await model.service.enrichSession('P1', 'S1', 'job:1');
+    model.end();
+    expect(await model.service.enrichSession('P1', 'S1', 'job:2')).toMatchObject({ windows: 0 });
+  });
+
+  it('does not read an end from before the session was resumed as its end', async () => {
+    const resumed = [...MID_WORK, { ...MID_WORK[2]!, seq: 4, eventId: 'e4', timestamp: new Date(T.getTime() + 3000) }];
+    // It ended at 3 and went on: a window cut at 3 is mid-work, not the end.
+    const { service, windows } = setUp({ events: resumed, endedSeq: 3, windowEvents: 3 });
+    expect(await service.enrichSession('P1', 'S1', 'job:1')).toMatchObject({ windows: 2, created: 0 });
+    expect(windows.write.mock.calls.map(([ref]) => ref.endRead)).toEqual([false, false]);
   });
 
   it('reads the end of the session only in the window that reaches it, however the windows are cut', async () => {

@@ -119,19 +119,28 @@ export class EnrichmentService {
     for (let i = 0; i < MAX_WINDOWS_PER_JOB; i += 1) {
       await this.pace.yield();
       const session = await this.store.session(projectId, sessionId);
-      if (!session || session.cursor >= session.lastEventSeq) break;
-      const pending = await this.store.eventsAfter(sessionId, session.cursor, this.config.ENRICHMENT_WINDOW_EVENTS);
-      const window = takeWindow(pending, {
-        maxEvents: this.config.ENRICHMENT_WINDOW_EVENTS,
-        maxTokens: this.config.ENRICHMENT_WINDOW_TOKENS,
-      });
-      if (window.length === 0) break;
+      if (!session) break;
+      // Caught up, unless the session ended where an earlier window left its last turn open (a
+      // Stop, then SessionEnd with nothing new): the local engine reads that turn once, now.
+      const caughtUp = session.cursor >= session.lastEventSeq;
+      const endToRead = session.endedSeq === session.cursor && session.endReadSeq !== session.endedSeq;
+      if (caughtUp && !(endToRead && !this.models.engine)) break;
+      const window = caughtUp
+        ? []
+        : takeWindow(await this.store.eventsAfter(sessionId, session.cursor, this.config.ENRICHMENT_WINDOW_EVENTS), {
+            maxEvents: this.config.ENRICHMENT_WINDOW_EVENTS,
+            maxTokens: this.config.ENRICHMENT_WINDOW_TOKENS,
+          });
+      if (!caughtUp && window.length === 0) break;
 
-      // A window that reaches where the session ended holds the end of its last turn, however
-      // the window was cut.
-      const ended = window[window.length - 1]!.seq === session.endedSeq;
+      // A window that reaches where the session ended, its newest event (not an end from before
+      // it was resumed), holds the end of its last turn, however the window was cut.
+      const ended =
+        session.endedSeq === session.lastEventSeq && (window.at(-1)?.seq ?? session.cursor) === session.endedSeq;
       const read = await this.read(projectId, sessionId, { window, ended }, session.cursor, written, report);
       const { output, context } = read;
+      const last = window.at(-1) ?? context.at(-1);
+      if (!last) break;
 
       const index = new EvidenceIndex([...context, ...window]);
       const verified: VerifiedItem[] = [];
@@ -151,13 +160,13 @@ export class EnrichmentService {
         }
       }
 
-      const last = window[window.length - 1]!;
       const applied = await this.windows.write(
         {
           projectId,
           sessionId,
           expectedCursor: session.cursor,
           newCursor: last.seq,
+          endRead: ended,
           windowEndedAt: last.timestamp,
           actor: `enrichment:${read.engine}`,
           runId,

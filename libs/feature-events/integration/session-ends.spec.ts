@@ -37,6 +37,23 @@ describe('POST /api/v2/sessions/:sessionId/complete with a body', () => {
     });
   });
 
+  it('completes without ending for a JSON null body, as for none', async () => {
+    await post({ sessionId: 'sess-null-end', events: [event()] });
+    const res = await request(`${ctx.server.url}/api/v2/sessions/sess-null-end/complete`, {
+      key: ctx.project.apiKey,
+      method: 'POST',
+      raw: 'null',
+    });
+    expect(res.status).toBe(202);
+    const session = await ctx.database.db
+      .selectFrom('sessions')
+      .select(['completed_at', 'ended_seq'])
+      .where('external_id', '=', 'sess-null-end')
+      .executeTakeFirstOrThrow();
+    expect(session.completed_at).toBeInstanceOf(Date);
+    expect(session.ended_seq).toBeNull();
+  });
+
   it.each([
     ['a field it does not know', { done: true }],
     ['ended that is not a boolean', { ended: 'yes' }],

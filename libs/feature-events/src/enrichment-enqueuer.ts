@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Config } from '@memex/config';
-import { catchUpJobId, type EnqueueOptions } from '@memex/queue';
+import { catchUpJobId, type CatchUpReason, type EnqueueOptions } from '@memex/queue';
 import { CONFIG, JobQueue, TtlCache } from '@memex/server';
 import { IngestMetrics } from './ingest.metrics';
 
@@ -53,7 +53,7 @@ export class EnrichmentEnqueuer {
    * lags, or we would not be asked); a job that failed for good is left for an operator to
    * retry, not retried here in a loop.
    */
-  async now(ref: SessionRef, lastEventSeq: number, reason: 'complete' | 'reconcile'): Promise<EnqueueOutcome> {
+  async now(ref: SessionRef, lastEventSeq: number, reason: CatchUpReason): Promise<EnqueueOutcome> {
     const jobId = catchUpJobId(reason, ref.sessionId, lastEventSeq);
     try {
       const existing = await this.jobs.find('enrichSession', jobId);

@@ -92,11 +92,12 @@ describe('IngestService.complete', () => {
     expect(enqueuer.now).toHaveBeenCalledWith({ projectId: PROJECT, sessionId: 'S1' }, 42, 'complete');
   });
 
-  it('says the session ended when its client says so, and enqueues it the same way', async () => {
+  it('says the session ended when its client says so, and enqueues a job for its end', async () => {
     const { service, sessions, enqueuer } = setUp();
     await service.complete(PROJECT, 'claude-session-1', true);
     expect(sessions.markCompleted).toHaveBeenCalledWith('S1', expect.any(Date), true);
-    expect(enqueuer.now).toHaveBeenCalledWith({ projectId: PROJECT, sessionId: 'S1' }, 42, 'complete');
+    // Its own job: a Stop's job for the same event may still be running, having read it before it ended.
+    expect(enqueuer.now).toHaveBeenCalledWith({ projectId: PROJECT, sessionId: 'S1' }, 42, 'end');
   });
 
   it.each([

@@ -40,7 +40,11 @@ export class IngestService {
       });
     }
     const completed = await this.sessions.markCompleted(session.id, new Date(), ended);
-    const outcome = await this.enqueuer.now({ projectId, sessionId: session.id }, completed.lastEventSeq, 'complete');
+    const outcome = await this.enqueuer.now(
+      { projectId, sessionId: session.id },
+      completed.lastEventSeq,
+      ended ? 'end' : 'complete',
+    );
     // True when a job for the session's current state exists now: added, or already waiting.
     return { sessionId: externalSessionId, enqueued: outcome === 'added' || outcome === 'pending' };
   }

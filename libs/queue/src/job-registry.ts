@@ -123,10 +123,17 @@ export function jobRequest<K extends JobKey>(key: K, payload: JobPayload<K>, opt
 }
 
 /**
+ * Why a session's enrichment is asked for at once: completed at a turn's end, ended (its own id,
+ * so an end that follows a Stop at the same event is not taken for the Stop's job still
+ * running, which read the session before it ended), or found lagging.
+ */
+export type CatchUpReason = 'complete' | 'end' | 'reconcile';
+
+/**
  * The id of an enrichment job asked for at once (a session completed, or found lagging by
  * the reconciler), by the session's newest event: asking twice for one state makes one job.
  */
-export function catchUpJobId(reason: 'complete' | 'reconcile', sessionId: string, lastEventSeq: number): string {
+export function catchUpJobId(reason: CatchUpReason, sessionId: string, lastEventSeq: number): string {
   return `${reason}-${sessionId}-${lastEventSeq}`;
 }
 

@@ -31,6 +31,9 @@ export interface SessionImport {
   dropped: number;
 }
 
+/** A transcript Claude Code has not written for this long belongs to a session that is over. */
+const ENDED_AFTER_MS = 10 * 60_000;
+
 async function transcriptsIn(dir: string): Promise<string[]> {
   let names: string[];
   try {
@@ -53,10 +56,12 @@ async function transcriptsIn(dir: string): Promise<string[]> {
  * One transcript through the path a hook takes: its complete lines to events (ids from the
  * lines' uuids), redacted, in batches to POST /api/v2/events under the session id Claude
  * Code gave it (the file's name), so events a hook already sent count as duplicates. A session
- * that gained events is completed, as a hook's Stop does, so it gets enriched.
+ * that gained events is completed so it gets enriched, and as ended, as SessionEnd does, when
+ * its transcript has not been written for a while: a session still running is not over.
  */
 async function importTranscript(api: Api, file: string, redactor: Redactor): Promise<SessionImport> {
   const sessionId = basename(file, '.jsonl');
+  const ended = Date.now() - (await stat(file)).mtimeMs >= ENDED_AFTER_MS;
   const { lines } = completeLines(await readFile(file));
   const read = eventsOfLines(lines, []);
   const result: SessionImport = {
@@ -73,9 +78,8 @@ async function importTranscript(api: Api, file: string, redactor: Redactor): Pro
       result.accepted += accepted.accepted;
       result.duplicates += accepted.duplicates;
     }
-    // A transcript imported whole has ended: its last turn is read, however it stops.
     if (result.accepted > 0) {
-      await api.post(`/api/v2/sessions/${encodeURIComponent(sessionId)}/complete`, { ended: true });
+      await api.post(`/api/v2/sessions/${encodeURIComponent(sessionId)}/complete`, ended ? { ended: true } : {});
     }
   } catch (error) {
     if (!(error instanceof CliError)) throw error;

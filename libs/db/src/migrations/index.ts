@@ -17,7 +17,8 @@ import * as entityCursors from './0016_entity_cursors';
 import * as modelReservations from './0017_model_reservations';
 import * as ginWithoutPendingList from './0018_gin_without_pending_list';
 import * as itemEvidenceRefs from './0019_item_evidence_refs';
-import * as sessionEnds from './0020_session_ends';
+import * as sessionStops from './0020_session_stops';
+import * as sessionEnds from './0021_session_ends';
 
 /**
  * Listed in code rather than read from a folder, so the same list works from TypeScript
@@ -42,5 +43,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_model_reservations': modelReservations,
   '0018_gin_without_pending_list': ginWithoutPendingList,
   '0019_item_evidence_refs': itemEvidenceRefs,
-  '0020_session_ends': sessionEnds,
+  '0020_session_stops': sessionStops,
+  '0021_session_ends': sessionEnds,
 };

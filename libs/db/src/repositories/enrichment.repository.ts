@@ -26,14 +26,21 @@ export class EnrichmentRepository {
   async session(
     projectId: string,
     sessionId: string,
-  ): Promise<{ cursor: number; lastEventSeq: number; endedSeq: number | null } | undefined> {
+  ): Promise<{ cursor: number; lastEventSeq: number; endedSeq: number | null; endReadSeq: number | null } | undefined> {
     const row = await this.db
       .selectFrom('sessions')
-      .select(['enrichment_cursor', 'last_event_seq', 'ended_seq'])
+      .select(['enrichment_cursor', 'last_event_seq', 'ended_seq', 'end_read_seq'])
       .where('id', '=', sessionId)
       .where('project_id', '=', projectId)
       .executeTakeFirst();
-    return row && { cursor: row.enrichment_cursor, lastEventSeq: row.last_event_seq, endedSeq: row.ended_seq };
+    return (
+      row && {
+        cursor: row.enrichment_cursor,
+        lastEventSeq: row.last_event_seq,
+        endedSeq: row.ended_seq,
+        endReadSeq: row.end_read_seq,
+      }
+    );
   }
 
   /**

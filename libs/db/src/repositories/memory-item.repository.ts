@@ -23,6 +23,8 @@ export interface WindowRef {
   /** The cursor the window was read at; nothing is written if it has moved since. */
   expectedCursor: number;
   newCursor: number;
+  /** The window reached where the session ended and read its last turn as closed. */
+  endRead?: boolean;
   /** When the window's events ended: the time of resolution of items seen resolved. */
   windowEndedAt: Date;
   actor: string;
@@ -114,7 +116,7 @@ export class MemoryItemRepository {
       const value = await work(new WindowTransaction(trx, ref, () => open(ref.projectId, actor)));
       await trx
         .updateTable('sessions')
-        .set({ enrichment_cursor: ref.newCursor })
+        .set({ enrichment_cursor: ref.newCursor, ...(ref.endRead ? { end_read_seq: ref.newCursor } : {}) })
         .where('id', '=', ref.sessionId)
         .execute();
       return { raced: false as const, value };

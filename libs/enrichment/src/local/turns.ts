@@ -83,6 +83,13 @@ export function turnsOf(context: readonly EngineEvent[], window: readonly Engine
   const last = window[window.length - 1];
   // Mid-work, more of the turn may come; once the session has ended there, none will.
   current.closed = last !== undefined && (ended || !WORK_TYPES.has(last.type));
+  // The session ended with nothing new after a window that left its last turn open: that turn is
+  // this (empty) window's to read. A turn that closed on text was read when it closed.
+  const tail = context[context.length - 1];
+  if (window.length === 0 && ended && tail !== undefined && WORK_TYPES.has(tail.type)) {
+    current.inWindow = true;
+    current.closed = true;
+  }
   turns.push(current);
   const kept = turns.filter((t) => t.prompt || t.events.length > 0);
   const first = kept.findIndex((t) => t.inWindow);
