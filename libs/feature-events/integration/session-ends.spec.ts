@@ -6,15 +6,17 @@ const ctx = useTestApp([EventsModule], { env: { ENRICHMENT_DEBOUNCE_MS: '60000' 
 
 const post = (body: unknown) => request(`${ctx.server.url}/api/v2/events`, { key: ctx.project.apiKey, body });
 
+/** When the session first completed, where it ended and its newest event. */
+const ends = (externalId: string) =>
+  ctx.database.db
+    .selectFrom('sessions')
+    .select(['completed_at', 'ended_seq', 'last_event_seq'])
+    .where('external_id', '=', externalId)
+    .executeTakeFirstOrThrow();
+
 /** `ended` on completing: the session is over, and a last turn left mid-work is read as it is. */
 describe('POST /api/v2/sessions/:sessionId/complete with a body', () => {
   it('records where a session ended when told so, at its newest event, keeping when it first completed', async () => {
-    const ends = () =>
-      ctx.database.db
-        .selectFrom('sessions')
-        .select(['completed_at', 'ended_seq', 'last_event_seq'])
-        .where('external_id', '=', 'sess-ends')
-        .executeTakeFirstOrThrow();
     const complete = (body: object) =>
       request(`${ctx.server.url}/api/v2/sessions/sess-ends/complete`, {
         key: ctx.project.apiKey,
@@ -23,14 +25,14 @@ describe('POST /api/v2/sessions/:sessionId/complete with a body', () => {
       });
     await post({ sessionId: 'sess-ends', events: [event(), event()] });
     expect((await complete({ ended: false })).status).toBe(202);
-    const first = await ends();
+    const first = await ends('sess-ends');
     expect(first.ended_seq).toBeNull();
     expect((await complete({ ended: true })).status).toBe(202);
-    expect(await ends()).toEqual({ ...first, ended_seq: first.last_event_seq });
+    expect(await ends('sess-ends')).toEqual({ ...first, ended_seq: first.last_event_seq });
     // Resumed and ended again: where it ended moves with it.
     await post({ sessionId: 'sess-ends', events: [event()] });
     await complete({ ended: true });
-    expect(await ends()).toEqual({
+    expect(await ends('sess-ends')).toEqual({
       completed_at: first.completed_at,
       ended_seq: first.last_event_seq + 1,
       last_event_seq: first.last_event_seq + 1,
@@ -45,13 +47,7 @@ describe('POST /api/v2/sessions/:sessionId/complete with a body', () => {
       raw: 'null',
     });
     expect(res.status).toBe(202);
-    const session = await ctx.database.db
-      .selectFrom('sessions')
-      .select(['completed_at', 'ended_seq'])
-      .where('external_id', '=', 'sess-null-end')
-      .executeTakeFirstOrThrow();
-    expect(session.completed_at).toBeInstanceOf(Date);
-    expect(session.ended_seq).toBeNull();
+    expect(await ends('sess-null-end')).toMatchObject({ completed_at: expect.any(Date), ended_seq: null });
   });
 
   it.each([
@@ -66,11 +62,6 @@ describe('POST /api/v2/sessions/:sessionId/complete with a body', () => {
     });
     expect(res.status).toBe(400);
     expect((res.body as ErrorBody).error).toMatchObject({ code: 'VALIDATION_FAILED' });
-    const session = await ctx.database.db
-      .selectFrom('sessions')
-      .select(['completed_at', 'ended_seq'])
-      .where('external_id', '=', 'sess-bad-end')
-      .executeTakeFirstOrThrow();
-    expect(session).toEqual({ completed_at: null, ended_seq: null });
+    expect(await ends('sess-bad-end')).toMatchObject({ completed_at: null, ended_seq: null });
   });
 });
