@@ -19,28 +19,30 @@ function toEngineEvent(r: Pick<Selectable<RawEventsTable>, (typeof ENGINE_EVENT_
 }
 
 /** What the enrichment worker reads: a session's events past its cursor, and the turn before. */
+export interface EnrichmentPosition {
+  cursor: number;
+  lastEventSeq: number;
+  endedSeq: number | null;
+  endReadSeq: number | null;
+}
+
 @Injectable()
 export class EnrichmentRepository {
   constructor(@Inject(KYSELY) private readonly db: Kysely<DB>) {}
 
-  async session(
-    projectId: string,
-    sessionId: string,
-  ): Promise<{ cursor: number; lastEventSeq: number; endedSeq: number | null; endReadSeq: number | null } | undefined> {
-    const row = await this.db
+  /** Where enrichment stands in a session: its cursor, newest event, and where it ended and whether that was read. */
+  async session(projectId: string, sessionId: string): Promise<EnrichmentPosition | undefined> {
+    return this.db
       .selectFrom('sessions')
-      .select(['enrichment_cursor', 'last_event_seq', 'ended_seq', 'end_read_seq'])
+      .select([
+        'enrichment_cursor as cursor',
+        'last_event_seq as lastEventSeq',
+        'ended_seq as endedSeq',
+        'end_read_seq as endReadSeq',
+      ])
       .where('id', '=', sessionId)
       .where('project_id', '=', projectId)
       .executeTakeFirst();
-    return (
-      row && {
-        cursor: row.enrichment_cursor,
-        lastEventSeq: row.last_event_seq,
-        endedSeq: row.ended_seq,
-        endReadSeq: row.end_read_seq,
-      }
-    );
   }
 
   /**
