@@ -23,7 +23,7 @@ export const sessionParamsSchema = z.strictObject({ sessionId: clientIdSchema })
 
 /**
  * Completing a session asks for its enrichment now; `ended` says the session is over (Claude
- * Code's SessionEnd, a transcript imported whole), so a last turn that stops on a tool's event
+ * Code's SessionEnd, `memex import` of a transcript not written for 10 minutes), so a last turn that stops on a tool's event
  * is read as it is. A body is optional: `{}`, `null` and none complete without ending.
  */
 export const completeSessionBodySchema = z

@@ -50,7 +50,7 @@ export interface EngineInput {
   /** Hints of the project's items most related to these events, for the engine to reuse. */
   hints: readonly ExistingHint[];
   /**
-   * The window ends where the session ended (Claude Code's SessionEnd, a transcript imported
+   * The window ends where the session ended (Claude Code's SessionEnd, an idle transcript imported
    * whole): its last turn is over, even when a tool's event is the last it has. Only the local
    * engine reads turns; a model reads the window as it is.
    */
